@@ -1,0 +1,31 @@
+//===- ONNXOps.h - The onnx dialect's operations ----------------*- C++ -*-===//
+#ifndef ONNXC_DIALECT_ONNX_IR_ONNXOPS_H
+#define ONNXC_DIALECT_ONNX_IR_ONNXOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "onnxc/Dialect/ONNX/IR/ONNXDialect.h"
+
+namespace mlir::onnxc {
+
+/// Verifies the parts of an ONNX op that ODS cannot: operands and results
+/// that share an ONNX type variable must have the same type.
+LogicalResult verifyONNXOp(Operation *op);
+
+template <typename ConcreteType>
+class ONNXOpTrait : public OpTrait::TraitBase<ConcreteType, ONNXOpTrait> {
+public:
+  static LogicalResult verifyTrait(Operation *op) { return verifyONNXOp(op); }
+};
+
+} // namespace mlir::onnxc
+
+#define GET_OP_CLASSES
+#include "onnxc/Dialect/ONNX/IR/ONNXOps.h.inc"
+
+#endif // ONNXC_DIALECT_ONNX_IR_ONNXOPS_H

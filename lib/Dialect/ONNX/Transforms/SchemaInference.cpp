@@ -1,0 +1,240 @@
+//===- SchemaInference.cpp - ONNX schema type/shape inference -------------===//
+//
+// An onnx::InferenceContext over an MLIR op: operand types, constant operand
+// data and attributes are handed to the schema's inference function as the
+// protobuf messages it expects, and the TypeProtos it fills in come back as
+// MLIR types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Dialect/ONNX/Transforms/SchemaInference.h"
+
+#include "onnxc/Dialect/ONNX/IR/ONNXOpInfo.h"
+#include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
+#include "onnxc/Support/ProtoConversion.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/defs/shape_inference.h>
+
+#include <deque>
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace {
+
+/// Constants with more elements than this are not handed to inference.
+constexpr int64_t kMaxDataElements = 1 << 16;
+
+/// Answers a subgraph inference request with the types the region's
+/// terminator already has: regions are inferred before their parent op.
+class RegionInferencer : public onnx::GraphInferencer {
+public:
+  explicit RegionInferencer(Region &region) : region(region) {}
+
+  std::vector<const onnx::TypeProto *>
+  doInferencing(const std::vector<const onnx::TypeProto *> &,
+                const std::vector<const onnx::TensorProto *> &) override {
+    std::vector<const onnx::TypeProto *> result;
+    if (region.empty())
+      return result;
+    Operation *terminator = region.front().getTerminator();
+    if (!terminator)
+      return result;
+    for (Value v : terminator->getOperands()) {
+      auto &proto = types.emplace_back();
+      if (!toTypeProto(v.getType(), proto))
+        proto.Clear();
+      result.push_back(&proto);
+    }
+    return result;
+  }
+
+private:
+  Region &region;
+  std::deque<onnx::TypeProto> types;
+};
+
+class OpInferenceContext : public onnx::InferenceContext {
+public:
+  OpInferenceContext(Operation *op, const ONNXOpInfo &info) : op(op) {
+    // Inputs, in ONNX positions: absent optionals keep their slot.
+    for (auto [param, group] :
+         llvm::zip(info.inputs, getONNXInputGroups(op, info))) {
+      if (param.getOption() != ONNXParamOption::Variadic) {
+        inputs.push_back(group.empty() ? Value() : group.front());
+        continue;
+      }
+      inputs.append(group.begin(), group.end());
+    }
+    while (!inputs.empty() && !inputs.back())
+      inputs.pop_back();
+    inputTypes.resize(inputs.size());
+    inputData.resize(inputs.size());
+    for (auto [i, v] : llvm::enumerate(inputs)) {
+      if (!v)
+        continue;
+      if (toTypeProto(v.getType(), inputTypes[i]))
+        hasInputType.insert(i);
+      if (auto cst = v.getDefiningOp<ONNXConstantOp>())
+        if (ElementsAttr value = cst.getValueAttr())
+          if (value.getNumElements() <= kMaxDataElements &&
+              toTensorProto(value, inputData[i]))
+            hasInputData.insert(i);
+    }
+    // Outputs, in ONNX positions.
+    for (auto [param, group] :
+         llvm::zip(info.outputs, getONNXOutputGroups(op, info))) {
+      if (param.getOption() != ONNXParamOption::Variadic) {
+        outputs.push_back(group.empty() ? Value() : group.front());
+        continue;
+      }
+      outputs.append(group.begin(), group.end());
+    }
+    outputTypes.resize(outputs.size());
+    // Attributes present on the op; absent ones take the schema default.
+    for (const ONNXAttrInfo &attrInfo : info.attrs) {
+      if (attrInfo.isGraph())
+        continue;
+      Attribute attr = op->getInherentAttr(attrInfo.name).value_or(Attribute());
+      if (!attr)
+        continue;
+      onnx::AttributeProto proto;
+      if (toAttributeProto(attrInfo.name, attr, attrInfo.type, proto))
+        attributes.emplace(attrInfo.name, std::move(proto));
+    }
+    unsigned regionIndex = 0;
+    for (const ONNXAttrInfo &attrInfo : info.attrs) {
+      if (!attrInfo.isGraph())
+        continue;
+      if (regionIndex < op->getNumRegions()) {
+        inferencers.emplace(attrInfo.name, RegionInferencer(
+                                               op->getRegion(regionIndex)));
+        // ONNX checks that a graph attribute exists before asking for its
+        // inferencer.
+        onnx::AttributeProto proto;
+        proto.set_name(attrInfo.name);
+        proto.set_type(onnx::AttributeProto::GRAPH);
+        proto.mutable_g();
+        attributes.emplace(attrInfo.name, std::move(proto));
+      }
+      ++regionIndex;
+    }
+  }
+
+  const onnx::AttributeProto *
+  getAttribute(const std::string &name) const override {
+    auto it = attributes.find(name);
+    return it == attributes.end() ? nullptr : &it->second;
+  }
+  size_t getNumInputs() const override { return inputs.size(); }
+  const onnx::TypeProto *getInputType(size_t i) const override {
+    return i < inputs.size() && hasInputType.count(i) ? &inputTypes[i]
+                                                      : nullptr;
+  }
+  const onnx::TensorProto *getInputData(size_t i) const override {
+    return i < inputs.size() && hasInputData.count(i) ? &inputData[i]
+                                                      : nullptr;
+  }
+  size_t getNumOutputs() const override { return outputs.size(); }
+  onnx::TypeProto *getOutputType(size_t i) override {
+    return i < outputTypes.size() ? &outputTypes[i] : nullptr;
+  }
+  onnx::GraphInferencer *
+  getGraphAttributeInferencer(const std::string &name) override {
+    auto it = inferencers.find(name);
+    return it == inferencers.end() ? nullptr : &it->second;
+  }
+  const onnx::SparseTensorProto *getInputSparseData(size_t) const override {
+    return nullptr;
+  }
+  const onnx::TensorShapeProto *getSymbolicInput(size_t) const override {
+    return nullptr;
+  }
+
+  SmallVector<Value> outputs;
+  std::vector<onnx::TypeProto> outputTypes;
+
+private:
+  Operation *op;
+  SmallVector<Value> inputs;
+  std::vector<onnx::TypeProto> inputTypes;
+  std::vector<onnx::TensorProto> inputData;
+  llvm::DenseSet<size_t> hasInputType, hasInputData;
+  std::map<std::string, onnx::AttributeProto> attributes;
+  std::map<std::string, RegionInferencer> inferencers;
+};
+
+} // namespace
+
+FailureOr<SmallVector<Type>>
+mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
+  const ONNXOpInfo *info = lookupONNXOpInfo(op->getName().getStringRef());
+  if (!info) {
+    error = "no ONNX schema for " + op->getName().getStringRef().str();
+    return failure();
+  }
+  const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
+      info->onnxName, info->sinceVersion, info->domain);
+  if (!schema || !schema->has_type_and_shape_inference_function()) {
+    error = std::string("ONNX defines no type inference for ") +
+            info->onnxName;
+    return failure();
+  }
+  OpInferenceContext ctx(op, *info);
+  try {
+    schema->GetTypeAndShapeInferenceFunction()(ctx);
+  } catch (const std::exception &e) {
+    error = e.what();
+    return failure();
+  }
+  SmallVector<Type> types(op->getNumResults());
+  DenseMap<Value, unsigned> resultIndex;
+  for (OpResult r : op->getResults())
+    resultIndex[r] = r.getResultNumber();
+  for (auto [value, proto] : llvm::zip(ctx.outputs, ctx.outputTypes)) {
+    if (!value || proto.value_case() == onnx::TypeProto::VALUE_NOT_SET)
+      continue;
+    types[resultIndex[value]] = convertTypeProto(op->getContext(), proto);
+  }
+  return types;
+}
+
+Type mlir::onnxc::refineType(Type current, Type inferred) {
+  if (!inferred || current == inferred)
+    return current;
+  if (!current || isa<NoneType>(current))
+    return inferred;
+  auto cur = dyn_cast<TensorType>(current);
+  auto inf = dyn_cast<TensorType>(inferred);
+  if (!cur || !inf) {
+    if (auto cs = dyn_cast<SeqType>(current))
+      if (auto is = dyn_cast<SeqType>(inferred)) {
+        Type e = refineType(cs.getElementType(), is.getElementType());
+        return e == cs.getElementType() ? current
+                                        : SeqType::get(current.getContext(), e);
+      }
+    if (auto co = dyn_cast<OptType>(current))
+      if (auto io = dyn_cast<OptType>(inferred)) {
+        Type e = refineType(co.getElementType(), io.getElementType());
+        return e == co.getElementType() ? current
+                                        : OptType::get(current.getContext(), e);
+      }
+    return current;
+  }
+  if (cur.getElementType() != inf.getElementType())
+    return current;
+  if (!inf.hasRank())
+    return current;
+  if (!cur.hasRank())
+    return inferred;
+  if (cur.getRank() != inf.getRank())
+    return current;
+  SmallVector<int64_t> shape;
+  for (auto [c, i] : llvm::zip(cur.getShape(), inf.getShape())) {
+    if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(i) && c != i)
+      return current;
+    shape.push_back(ShapedType::isDynamic(c) ? i : c);
+  }
+  return RankedTensorType::get(shape, cur.getElementType());
+}

@@ -1,0 +1,14 @@
+//===- InitAll.cpp - Register every onnxc dialect and pass ----------------===//
+
+#include "onnxc/InitAll.h"
+
+#include "onnxc/Dialect/ONNX/IR/ONNXDialect.h"
+#include "onnxc/Dialect/ONNX/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+void mlir::onnxc::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<ONNXDialect, func::FuncDialect>();
+}
+
+void mlir::onnxc::registerAllPasses() { registerONNXPasses(); }

@@ -1,0 +1,308 @@
+#!/usr/bin/python3
+"""Generates the ODS definitions and the op metadata table of the `onnx` dialect.
+
+Reads the operator schema registry of the installed ONNX (libonnx, through
+Debian's python3-onnx, which wraps the same registry) and writes:
+
+  include/onnxc/Dialect/ONNX/IR/ONNXOps.gen.td   one ODS op per ONNX operator
+  lib/Dialect/ONNX/IR/ONNXOpInfo.gen.inc         per-op metadata for the importer,
+                                                 the type-variable verifier and the
+                                                 schema-driven shape inference
+
+Both outputs are checked in and never edited by hand; rerun this script
+(`/usr/bin/python3 utils/gen_onnx_ops.py`) after changing it. Hand-written
+behaviour (verifiers, folders, shape functions) is declared through the EXTRAS
+table below and lives in lib/Dialect/ONNX/IR/*.cpp.
+"""
+
+import os
+import sys
+
+import numpy as np
+import onnx
+import onnx.defs as defs
+from onnx import AttributeProto
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TD_OUT = os.path.join(ROOT, "include/onnxc/Dialect/ONNX/IR/ONNXOps.gen.td")
+INFO_OUT = os.path.join(ROOT, "lib/Dialect/ONNX/IR/ONNXOpInfo.gen.inc")
+
+# Domain -> (mnemonic prefix, C++ class prefix).
+DOMAINS = {
+    "": ("", "ONNX"),
+    "ai.onnx.ml": ("ml.", "ONNXML"),
+    "ai.onnx.preview.training": ("preview.training.", "ONNXTraining"),
+}
+
+# Ops with side effects or non-determinism: not Pure.
+NOT_PURE = {
+    "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike",
+    "Multinomial", "Bernoulli", "Dropout",
+}
+
+# Hand-written extras: op name -> ODS lines added to the generated def.
+EXTRAS = {
+    "Constant": ["let hasVerifier = 1;", "let hasFolder = 1;"],
+}
+
+# Extra traits per op.
+EXTRA_TRAITS = {
+    "Constant": ["ConstantLike"],
+}
+
+ELEM = {
+    "float": "F32", "double": "F64", "float16": "F16", "bfloat16": "BF16",
+    "int8": "I8", "int16": "I16", "int32": "I32", "int64": "I64",
+    "uint8": "UI8", "uint16": "UI16", "uint32": "UI32", "uint64": "UI64",
+    "bool": "I1", "string": "ONNX_String",
+    "complex64": "Complex<F32>", "complex128": "Complex<F64>",
+}
+
+ATTR_CODES = {
+    AttributeProto.FLOAT: 1, AttributeProto.INT: 2, AttributeProto.STRING: 3,
+    AttributeProto.TENSOR: 4, AttributeProto.GRAPH: 5,
+    AttributeProto.SPARSE_TENSOR: 11, AttributeProto.TYPE_PROTO: 13,
+    AttributeProto.FLOATS: 6, AttributeProto.INTS: 7, AttributeProto.STRINGS: 8,
+    AttributeProto.TENSORS: 9, AttributeProto.GRAPHS: 10,
+    AttributeProto.SPARSE_TENSORS: 12, AttributeProto.TYPE_PROTOS: 14,
+}
+
+# Accessor names that clash with members of mlir::Op.
+RESERVED = {"type", "operation", "context", "loc", "properties", "attributes",
+            "operands", "results", "regions", "name"}
+
+
+def split_top(s):
+    """Splits 'a, b(c, d)' at top-level commas."""
+    out, depth, cur = [], 0, ""
+    for ch in s:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return out
+
+
+def ods_type(ts):
+    """ONNX type string -> ODS type constraint."""
+    head, _, rest = ts.partition("(")
+    inner = rest[:-1]
+    if head == "tensor":
+        return "TensorOf<[%s]>" % ELEM[inner]
+    if head == "seq":
+        return "ONNX_SeqOf<[%s]>" % ods_type(inner)
+    if head == "optional":
+        return "ONNX_OptOf<[%s]>" % ods_type(inner)
+    if head == "map":
+        k, v = split_top(inner)
+        return "ONNX_MapOf<[%s], [%s]>" % (ELEM[k], ods_map_value(v))
+    raise ValueError("unknown ONNX type string " + ts)
+
+
+def ods_map_value(v):
+    if v in ELEM:
+        return ELEM[v]
+    return ods_type(v)
+
+
+def ods_constraint(type_strs):
+    """A list of ONNX type strings -> one ODS constraint, tensors merged."""
+    tensor_elems, others = [], []
+    for ts in type_strs:
+        if ts.startswith("tensor("):
+            tensor_elems.append(ELEM[ts[len("tensor("):-1]])
+        else:
+            others.append(ods_type(ts))
+    parts = []
+    if tensor_elems:
+        parts.append("TensorOf<[%s]>" % ", ".join(tensor_elems))
+    parts += others
+    if len(parts) == 1:
+        return parts[0]
+    return "AnyTypeOf<[%s]>" % ", ".join(parts)
+
+
+def fmt_float(x):
+    s = str(np.float32(x))
+    if s in ("inf", "-inf", "nan"):
+        raise ValueError("non-finite default")
+    if "." not in s and "e" not in s:
+        s += ".0"
+    return s
+
+
+def ods_attr(attr):
+    t = attr.type
+    dv = attr.default_value
+    has_default = dv is not None and dv.type != AttributeProto.UNDEFINED
+    base = {
+        AttributeProto.FLOAT: "F32Attr", AttributeProto.INT: "I64Attr",
+        AttributeProto.STRING: "StrAttr", AttributeProto.TENSOR: "ElementsAttr",
+        AttributeProto.SPARSE_TENSOR: "ElementsAttr",
+        AttributeProto.TYPE_PROTO: "TypeAttr",
+        AttributeProto.FLOATS: "F32ArrayAttr", AttributeProto.INTS: "I64ArrayAttr",
+        AttributeProto.STRINGS: "StrArrayAttr",
+        AttributeProto.TENSORS: "TypedArrayAttrBase<ElementsAttr, \"tensors\">",
+    }[t]
+    if has_default:
+        if t == AttributeProto.FLOAT:
+            return 'DefaultValuedAttr<%s, "%s">' % (base, fmt_float(dv.f))
+        if t == AttributeProto.INT:
+            return 'DefaultValuedAttr<%s, "%d">' % (base, dv.i)
+        if t == AttributeProto.STRING:
+            return 'DefaultValuedStrAttr<%s, "%s">' % (base, dv.s.decode())
+        if t == AttributeProto.INTS:
+            return 'DefaultValuedAttr<%s, "{%s}">' % (base, ", ".join(str(i) for i in dv.ints))
+        if t == AttributeProto.FLOATS:
+            return 'DefaultValuedAttr<%s, "{%s}">' % (
+                base, ", ".join("%sf" % fmt_float(f) for f in dv.floats))
+        if t == AttributeProto.STRINGS:
+            return 'DefaultValuedAttr<%s, "{%s}">' % (
+                base, ", ".join('\\"%s\\"' % s.decode() for s in dv.strings))
+        raise ValueError("unsupported default of type %s" % t)
+    if attr.required:
+        return base
+    return "OptionalAttr<%s>" % base
+
+
+def ods_name(n):
+    return n + "_" if n.lower() in RESERVED else n
+
+
+def param_constraint(schema, p):
+    tcs = {tc.type_param_str: tc.allowed_type_strs for tc in schema.type_constraints}
+    if p.typeStr in tcs:
+        return ods_constraint(tcs[p.typeStr])
+    return ods_constraint([p.typeStr])
+
+
+OPT = {defs.OpSchema.FormalParameterOption.Single: 0,
+       defs.OpSchema.FormalParameterOption.Optional: 1,
+       defs.OpSchema.FormalParameterOption.Variadic: 2}
+
+
+def wrap(c, p):
+    o = OPT[p.option]
+    return {0: c, 1: "Optional<%s>" % c, 2: "Variadic<%s>" % c}[o]
+
+
+def doc_text(schema):
+    doc = (schema.doc or "").strip()
+    return doc.replace("[{", "[ {").replace("}]", "} ]")
+
+
+def main():
+    schemas = sorted(defs.get_all_schemas(),
+                     key=lambda s: (list(DOMAINS).index(s.domain), s.name))
+    td = [
+        "//===- ONNXOps.gen.td - ONNX operators (generated) --------*- tablegen -*-===//",
+        "//",
+        "// GENERATED by utils/gen_onnx_ops.py from the ONNX %s schema registry." % onnx.__version__,
+        "// Do not edit by hand.",
+        "//",
+        "//===----------------------------------------------------------------------===//",
+        "",
+        "#ifndef ONNXC_DIALECT_ONNX_IR_ONNXOPS_GEN_TD",
+        "#define ONNXC_DIALECT_ONNX_IR_ONNXOPS_GEN_TD",
+        "",
+    ]
+    info = [
+        "// GENERATED by utils/gen_onnx_ops.py from the ONNX %s schema registry." % onnx.__version__,
+        "// Do not edit by hand. Included once, by lib/Dialect/ONNX/IR/ONNXOpInfo.cpp.",
+        "",
+    ]
+    entries = []
+    for s in schemas:
+        prefix, cls = DOMAINS[s.domain]
+        mnemonic = prefix + s.name
+        cname = "%s%sOp" % (cls, s.name)
+        ins_c = [p for p in s.inputs if OPT[p.option] != 0]
+        outs_c = [p for p in s.outputs if OPT[p.option] != 0]
+        traits = []
+        if s.name not in NOT_PURE:
+            traits.append("RecursiveMemoryEffects" if any(
+                a.type == AttributeProto.GRAPH for a in s.attributes.values()) else "Pure")
+        if len(ins_c) > 1:
+            traits.append("AttrSizedOperandSegments")
+        if len(outs_c) > 1:
+            traits.append("AttrSizedResultSegments")
+        traits += EXTRA_TRAITS.get(s.name, [])
+        args = []
+        for p in s.inputs:
+            args.append("%s:$%s" % (wrap(param_constraint(s, p), p), ods_name(p.name)))
+        regions = []
+        attr_list = sorted(s.attributes.values(), key=lambda a: a.name)
+        for a in attr_list:
+            if a.type == AttributeProto.GRAPH:
+                regions.append("SizedRegion<1>:$%s" % ods_name(a.name))
+            else:
+                args.append("%s:$%s" % (ods_attr(a), ods_name(a.name)))
+        results = ["%s:$%s" % (wrap(param_constraint(s, p), p), ods_name(p.name))
+                   for p in s.outputs]
+        td.append("def %s : ONNX_Op<\"%s\", %d, [%s]> {" % (
+            cname, mnemonic, s.since_version, ", ".join(traits)))
+        td.append('  let summary = "ONNX %s operation (%s version %d)";' % (
+            s.name, s.domain or "ai.onnx", s.since_version))
+        td.append("  let description = [{")
+        td += ["    " + l if l else "" for l in doc_text(s).splitlines()]
+        td.append("  }];")
+        td.append("  let arguments = (ins%s);" % "".join(
+            "\n    " + a + ("," if i + 1 < len(args) else "") for i, a in enumerate(args)))
+        td.append("  let results = (outs%s);" % "".join(
+            "\n    " + r + ("," if i + 1 < len(results) else "") for i, r in enumerate(results)))
+        if regions:
+            td.append("  let regions = (region %s);" % ", ".join(regions))
+        for line in EXTRAS.get(s.name, []):
+            td.append("  " + line)
+        td.append("}")
+        td.append("")
+
+        # Metadata.
+        ident = cname
+        tvars = {tc.type_param_str for tc in s.type_constraints}
+
+        def params(ps, kind):
+            rows = []
+            for p in ps:
+                tv = p.typeStr if p.typeStr in tvars else ""
+                rows.append('{"%s", "%s", %d, %s, %d}' % (
+                    p.name, tv, OPT[p.option], "true" if p.isHomogeneous else "false",
+                    getattr(p, "min_arity", 1)))
+            if not rows:
+                return "", "{}"
+            info.append("static const ONNXParamInfo %s_%s[] = {%s};" % (
+                ident, kind, ", ".join(rows)))
+            return "", "%s_%s" % (ident, kind)
+
+        _, ins = params(s.inputs, "in")
+        _, outs = params(s.outputs, "out")
+        arows = ['{"%s", %d, %s}' % (a.name, ATTR_CODES[a.type],
+                                     "true" if a.required else "false") for a in attr_list]
+        if arows:
+            info.append("static const ONNXAttrInfo %s_attrs[] = {%s};" % (ident, ", ".join(arows)))
+            attrs = "%s_attrs" % ident
+        else:
+            attrs = "{}"
+        entries.append('{"%s", "%s", "%s", %d, %s, %s, %s, %s, %s}' % (
+            mnemonic, s.name, s.domain, s.since_version, ins, outs, attrs,
+            "true" if len(ins_c) > 1 else "false", "true" if len(outs_c) > 1 else "false"))
+    td.append("#endif // ONNXC_DIALECT_ONNX_IR_ONNXOPS_GEN_TD")
+    info.append("")
+    info.append("static const ONNXOpInfo kGeneratedOpInfos[] = {")
+    info += ["    " + e + "," for e in entries]
+    info.append("};")
+    with open(TD_OUT, "w") as f:
+        f.write("\n".join(td) + "\n")
+    with open(INFO_OUT, "w") as f:
+        f.write("\n".join(info) + "\n")
+    print("wrote %d ops" % len(schemas), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
