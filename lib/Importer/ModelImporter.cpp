@@ -106,6 +106,7 @@ private:
   }
 
   LogicalResult normaliseOpsets();
+  void runONNXShapeInference();
   void collectTypes(const onnx::GraphProto &graph);
   Value lookup(StringRef name) {
     for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
@@ -198,6 +199,24 @@ LogicalResult ModelImporter::normaliseOpsets() {
   try {
     onnx::ModelProto converted =
         onnx::version_conversion::ConvertVersion(model, kDialectOpset);
+    // The converter's IR knows only tensor types: take the types of graph
+    // inputs and outputs from the original model.
+    std::map<std::string, onnx::TypeProto> types;
+    for (const auto &vi : model.graph().input())
+      types[vi.name()] = vi.type();
+    for (const auto &vi : model.graph().output())
+      types[vi.name()] = vi.type();
+    auto restore = [&](google::protobuf::RepeatedPtrField<
+                       onnx::ValueInfoProto> &infos) {
+      for (onnx::ValueInfoProto &vi : infos) {
+        auto it = types.find(vi.name());
+        if (it != types.end() && it->second.value_case() !=
+                                     onnx::TypeProto::VALUE_NOT_SET)
+          *vi.mutable_type() = it->second;
+      }
+    };
+    restore(*converted.mutable_graph()->mutable_input());
+    restore(*converted.mutable_graph()->mutable_output());
     model.Swap(&converted);
   } catch (const std::exception &e) {
     emitError(fileLoc()) << "cannot convert the model from opset " << opset
@@ -209,6 +228,21 @@ LogicalResult ModelImporter::normaliseOpsets() {
   for (const onnx::OperatorSetIdProto &o : model.opset_import())
     opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = o.version();
   return success();
+}
+
+/// ONNX's graph-level inference, run before version conversion (adapters
+/// need input shapes) and after it (value_info for the new ops).
+void ModelImporter::runONNXShapeInference() {
+  onnx::ShapeInferenceOptions opts;
+  opts.check_type = false;
+  opts.error_mode = 0;
+  opts.enable_data_propagation = true;
+  try {
+    onnx::shape_inference::InferShapes(model,
+                                       onnx::OpSchemaRegistry::Instance(), opts);
+  } catch (const std::exception &) {
+    // Types then come from the per-node inference during import.
+  }
 }
 
 void ModelImporter::collectTypes(const onnx::GraphProto &graph) {
@@ -475,7 +509,8 @@ LogicalResult ModelImporter::importSubgraph(Region &region,
 }
 
 LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
-  StringRef domain = node.domain() == "ai.onnx" ? "" : node.domain();
+  StringRef domain =
+      node.domain() == "ai.onnx" ? StringRef() : StringRef(node.domain());
   Location loc = nodeLoc(node);
 
   auto fn = functions.find(domain.str() + "|" + node.op_type());
@@ -765,24 +800,16 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
     emitError(fileLoc()) << "the model has no graph";
     return nullptr;
   }
+  if (options.onnxShapeInference)
+    runONNXShapeInference();
   if (failed(normaliseOpsets()))
     return nullptr;
   for (const onnx::FunctionProto &fn : model.functions())
     functions[(fn.domain() == "ai.onnx" ? "" : fn.domain()) + "|" +
               fn.name()] = &fn;
 
-  if (options.onnxShapeInference) {
-    onnx::ShapeInferenceOptions opts;
-    opts.check_type = false;
-    opts.error_mode = 0;
-    opts.enable_data_propagation = true;
-    try {
-      onnx::shape_inference::InferShapes(
-          model, onnx::OpSchemaRegistry::Instance(), opts);
-    } catch (const std::exception &) {
-      // Types then come from the per-node inference below.
-    }
-  }
+  if (options.onnxShapeInference)
+    runONNXShapeInference();
   collectTypes(model.graph());
 
   onnx::GraphProto &graph = *model.mutable_graph();
