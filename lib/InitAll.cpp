@@ -3,7 +3,10 @@
 #include "onnxc/InitAll.h"
 
 #include "onnxc/Dialect/ONNX/IR/ONNXDialect.h"
+#include "onnxc/Conversion/Passes.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
+#include "onnxc/Driver/Pipelines.h"
+#include "onnxc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -11,4 +14,9 @@ void mlir::onnxc::registerAllDialects(DialectRegistry &registry) {
   registry.insert<ONNXDialect, func::FuncDialect>();
 }
 
-void mlir::onnxc::registerAllPasses() { registerONNXPasses(); }
+void mlir::onnxc::registerAllPasses() {
+  registerONNXPasses();
+  registerONNXCConversionPasses();
+  registerONNXCTransformsPasses();
+  registerPipelines();
+}

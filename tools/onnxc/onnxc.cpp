@@ -1,49 +1,82 @@
 //===- onnxc.cpp - The onnxc compiler driver ------------------------------===//
 //
-// onnxc MODEL.onnx [-o OUT] [--emit=STAGE]
+// onnxc MODEL.onnx [-o OUT] [--emit=STAGE] [-O0..-O3] [--mcpu=CPU]
 //
-// Imports an ONNX model and emits the requested stage. Stages beyond the
-// imported `onnx` dialect arrive with the lowering to LLVM.
+// Imports an ONNX model and compiles it as far as --emit asks:
+//   onnx           the imported onnx dialect
+//   onnx-inferred  ... after onnx-shape-inference
+//   linalg         linalg/tensor/arith/math on tensors
+//   llvm-mlir      the LLVM dialect
+//   llvm-ir        optimised LLVM IR
+//   obj            an object file
+//   lib            a shared object with the onnxc C API (the default)
 //
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Driver/CodeGen.h"
+#include "onnxc/Driver/Pipelines.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 #include "onnxc/Importer/Importer.h"
 #include "onnxc/InitAll.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 
 namespace {
-enum class EmitStage { ONNX, ONNXInferred };
+enum class EmitStage { ONNX, ONNXInferred, Linalg, LLVMMLIR, LLVMIR, Obj, Lib };
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                      llvm::cl::desc("<model.onnx>"),
                                      llvm::cl::Required);
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
                                       llvm::cl::value_desc("file"),
-                                      llvm::cl::init("-"));
+                                      llvm::cl::init(""));
 llvm::cl::opt<EmitStage> emit(
     "emit", llvm::cl::desc("What to produce"),
     llvm::cl::values(
-        clEnumValN(EmitStage::ONNX, "onnx",
-                   "the imported onnx dialect (types from ONNX's inference)"),
+        clEnumValN(EmitStage::ONNX, "onnx", "the imported onnx dialect"),
         clEnumValN(EmitStage::ONNXInferred, "onnx-inferred",
-                   "the onnx dialect after onnx-shape-inference")),
-    llvm::cl::init(EmitStage::ONNX));
+                   "the onnx dialect after onnx-shape-inference"),
+        clEnumValN(EmitStage::Linalg, "linalg", "linalg on tensors"),
+        clEnumValN(EmitStage::LLVMMLIR, "llvm-mlir", "the LLVM dialect"),
+        clEnumValN(EmitStage::LLVMIR, "llvm-ir", "optimised LLVM IR"),
+        clEnumValN(EmitStage::Obj, "obj", "an object file"),
+        clEnumValN(EmitStage::Lib, "lib", "a shared object (default)")),
+    llvm::cl::init(EmitStage::Lib));
+llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("Optimisation level"),
+                                 llvm::cl::Prefix, llvm::cl::init(2));
+llvm::cl::opt<std::string> mcpu("mcpu",
+                                llvm::cl::desc("Target CPU (default: host)"),
+                                llvm::cl::init(""));
+llvm::cl::opt<std::string> mattr("mattr",
+                                 llvm::cl::desc("Target features (+avx2,...)"),
+                                 llvm::cl::init(""));
+llvm::cl::opt<std::string> mtriple("mtriple",
+                                   llvm::cl::desc("Target triple"),
+                                   llvm::cl::init(""));
 llvm::cl::opt<bool> noONNXShapeInference(
     "no-onnx-shape-inference",
     llvm::cl::desc("Import without running ONNX's graph shape inference"),
     llvm::cl::init(false));
+
+int fail(const llvm::Twine &message) {
+  llvm::errs() << "onnxc: error: " << message << "\n";
+  return 1;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -52,10 +85,15 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   llvm::cl::ParseCommandLineOptions(argc, argv, "onnxc: ONNX compiler\n");
+  if (optLevel > 3)
+    return fail("-O takes 0, 1, 2 or 3");
 
   DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
   onnxc::registerAllDialects(registry);
   MLIRContext context(registry);
+  context.disableMultithreading();
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
 
@@ -66,23 +104,102 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  if (emit == EmitStage::ONNXInferred) {
+  auto runPipeline = [&](function_ref<void(OpPassManager &)> build) {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))
-      return 1;
-    pm.addNestedPass<func::FuncOp>(onnxc::createONNXShapeInference());
-    if (failed(pm.run(*module)))
-      return 1;
+      return failure();
+    build(pm);
+    return pm.run(*module);
+  };
+  auto printModule = [&]() {
+    std::string error;
+    auto output = openOutputFile(outputFile.empty() ? std::string("-") : outputFile.getValue(), &error);
+    if (!output)
+      return fail(error);
+    module->print(output->os());
+    output->os() << "\n";
+    output->keep();
+    return 0;
+  };
+
+  if (emit == EmitStage::ONNX)
+    return printModule();
+  if (failed(runPipeline([](OpPassManager &pm) {
+        pm.addNestedPass<func::FuncOp>(onnxc::createONNXShapeInference());
+      })))
+    return 1;
+  if (emit == EmitStage::ONNXInferred)
+    return printModule();
+
+  auto entry = module->lookupSymbol<func::FuncOp>(options.entryName);
+  if (!entry)
+    return fail("the model has no entry function");
+  FailureOr<onnxc::ModelSignature> signature = onnxc::getModelSignature(entry);
+  if (failed(signature))
+    return 1;
+  // The names now live in the signature; LLVM has no use for them.
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    entry.setArgAttrs(i, ArrayRef<NamedAttribute>());
+  for (unsigned i = 0; i < entry.getNumResults(); ++i)
+    entry.setResultAttrs(i, ArrayRef<NamedAttribute>());
+  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                 UnitAttr::get(&context));
+
+  if (failed(runPipeline(onnxc::buildONNXToLinalgPipeline)))
+    return 1;
+  if (emit == EmitStage::Linalg)
+    return printModule();
+  if (failed(runPipeline(onnxc::buildLinalgToLLVMPipeline)))
+    return 1;
+  if (emit == EmitStage::LLVMMLIR)
+    return printModule();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = onnxc::translateToLLVMIR(
+      *module, llvmContext, options.entryName, *signature);
+  if (!llvmModule)
+    return fail("translation to LLVM IR failed");
+  onnxc::CodeGenOptions codegen;
+  codegen.optLevel = optLevel;
+  codegen.cpu = mcpu;
+  codegen.features = mattr;
+  codegen.triple = mtriple;
+  std::string error;
+  if (emit == EmitStage::LLVMIR) {
+    if (failed(onnxc::optimizeModule(*llvmModule, codegen, error)))
+      return fail(error);
+    auto output = openOutputFile(outputFile.empty() ? std::string("-") : outputFile.getValue(), &error);
+    if (!output)
+      return fail(error);
+    llvmModule->print(output->os(), nullptr);
+    output->keep();
+    return 0;
   }
 
-  std::string error;
-  auto output = openOutputFile(outputFile, &error);
-  if (!output) {
-    llvm::errs() << "onnxc: " << error << "\n";
-    return 1;
+  if (outputFile.empty() || outputFile == "-")
+    return fail("--emit=obj and --emit=lib need an output file (-o)");
+  std::string objectPath = outputFile;
+  SmallString<128> tempObject;
+  if (emit == EmitStage::Lib) {
+    if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", tempObject))
+      return fail("cannot create a temporary file: " + ec.message());
+    objectPath = std::string(tempObject);
   }
-  module->print(output->os());
-  output->os() << "\n";
-  output->keep();
+  {
+    auto output = openOutputFile(objectPath, &error);
+    if (!output)
+      return fail(error);
+    if (failed(onnxc::emitObjectFile(*llvmModule, codegen, output->os(),
+                                     error)))
+      return fail(error);
+    output->keep();
+  }
+  if (emit == EmitStage::Obj)
+    return 0;
+  LogicalResult linked =
+      onnxc::linkSharedObject(objectPath, outputFile, error);
+  llvm::sys::fs::remove(tempObject);
+  if (failed(linked))
+    return fail(error);
   return 0;
 }

@@ -1,0 +1,63 @@
+//===- CodeGen.h - LLVM dialect -> object file -> shared object -*- C++ -*-===//
+#ifndef ONNXC_DRIVER_CODEGEN_H
+#define ONNXC_DRIVER_CODEGEN_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::onnxc {
+
+/// The model's inputs and outputs as the runtime C API reports them.
+struct ModelSignature {
+  struct Tensor {
+    std::string name;
+    int32_t dtype;             // onnx TensorProto.DataType
+    std::vector<int64_t> dims; // -1 where dynamic
+    std::vector<std::string> dimNames;
+  };
+  std::vector<Tensor> inputs, outputs;
+
+  /// The text the runtime parses (see lib/Runtime/onnxc_runtime.c).
+  std::string serialize() const;
+};
+
+/// Reads the signature off the entry function while it is still in the
+/// onnx dialect (ONNX element types, onnx.name/onnx.dim_params attrs).
+FailureOr<ModelSignature> getModelSignature(func::FuncOp entry);
+
+struct CodeGenOptions {
+  unsigned optLevel = 2;
+  std::string cpu;      // empty: the host CPU
+  std::string features; // empty: the host CPU's features
+  std::string triple;   // empty: the host
+};
+
+/// LLVM dialect -> LLVM IR, with the C API glue: the signature string and
+/// the packed entry point that the runtime calls.
+std::unique_ptr<llvm::Module>
+translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
+                  StringRef entryName, const ModelSignature &signature);
+
+/// Optimises `module` at `options.optLevel` and writes an object file.
+LogicalResult emitObjectFile(llvm::Module &module,
+                             const CodeGenOptions &options,
+                             llvm::raw_pwrite_stream &os, std::string &error);
+/// Runs the LLVM optimisation pipeline only (for --emit=llvm-ir).
+LogicalResult optimizeModule(llvm::Module &module,
+                             const CodeGenOptions &options,
+                             std::string &error);
+
+/// Links `objectFile` and the onnxc runtime into the shared object `output`.
+LogicalResult linkSharedObject(StringRef objectFile, StringRef output,
+                               std::string &error);
+
+} // namespace mlir::onnxc
+
+#endif // ONNXC_DRIVER_CODEGEN_H

@@ -1,0 +1,85 @@
+/*===- onnxc_runtime.h - The C API of an onnxc-compiled model -------------===*
+ *
+ * Every shared object that onnxc produces exports these functions. The
+ * library needs only libc, libm and libpthread at run time. All functions
+ * are thread-safe; onnxc_run may be called from several threads at once.
+ *
+ * Tensors are dense, row-major, with the element types numbered as ONNX's
+ * TensorProto.DataType (1 = float, 7 = int64, 9 = bool stored as one byte,
+ * ...).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ONNXC_RUNTIME_H
+#define ONNXC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ONNXC_API_VERSION 1
+
+typedef enum onnxc_status {
+  ONNXC_OK = 0,
+  ONNXC_ERROR_INVALID_ARGUMENT = 1, /* null pointer, bad index, wrong count */
+  ONNXC_ERROR_DTYPE = 2,            /* input element type differs from the model's */
+  ONNXC_ERROR_RANK = 3,             /* input rank differs */
+  ONNXC_ERROR_SHAPE = 4,            /* a static dim differs, a dim is negative, or a
+                                       symbolic dim gets two different values */
+  ONNXC_ERROR_OUT_OF_MEMORY = 5,
+  ONNXC_ERROR_RUNTIME = 6           /* the model failed while running */
+} onnxc_status;
+
+/* Element types, as ONNX TensorProto.DataType. */
+enum {
+  ONNXC_FLOAT = 1, ONNXC_UINT8 = 2, ONNXC_INT8 = 3, ONNXC_UINT16 = 4,
+  ONNXC_INT16 = 5, ONNXC_INT32 = 6, ONNXC_INT64 = 7, ONNXC_STRING = 8,
+  ONNXC_BOOL = 9, ONNXC_FLOAT16 = 10, ONNXC_DOUBLE = 11, ONNXC_UINT32 = 12,
+  ONNXC_UINT64 = 13, ONNXC_COMPLEX64 = 14, ONNXC_COMPLEX128 = 15,
+  ONNXC_BFLOAT16 = 16
+};
+
+typedef struct onnxc_tensor {
+  int32_t dtype;        /* ONNXC_FLOAT, ... */
+  int32_t rank;
+  const int64_t *shape; /* rank entries */
+  void *data;           /* dense row-major elements */
+} onnxc_tensor;
+
+/* Signature. Indices run from 0 to count - 1. A dim is -1 when it is only
+ * known at run time; its symbolic name (ONNX dim_param) is then given by
+ * onnxc_*_dim_name, or "" when the model names none. Strings live as long
+ * as the library is loaded. Invalid indices give -1 / NULL. */
+int onnxc_api_version(void);
+int onnxc_num_inputs(void);
+int onnxc_num_outputs(void);
+const char *onnxc_input_name(int index);
+int32_t onnxc_input_dtype(int index);
+int onnxc_input_rank(int index);
+int64_t onnxc_input_dim(int index, int axis);
+const char *onnxc_input_dim_name(int index, int axis);
+const char *onnxc_output_name(int index);
+int32_t onnxc_output_dtype(int index);
+int onnxc_output_rank(int index);
+int64_t onnxc_output_dim(int index, int axis);
+const char *onnxc_output_dim_name(int index, int axis);
+
+/* Runs the model. `inputs` holds onnxc_num_inputs() tensors in signature
+ * order; the caller keeps ownership of them. On success *outputs points to
+ * onnxc_num_outputs() tensors allocated by the library: release them with
+ * onnxc_free_outputs. On failure *outputs is NULL and onnxc_last_error()
+ * describes the problem. */
+onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
+                       onnxc_tensor **outputs, size_t *num_outputs);
+void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs);
+
+/* The message of the last failed call on the calling thread ("" if none). */
+const char *onnxc_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ONNXC_RUNTIME_H */

@@ -1,0 +1,19 @@
+//===- Passes.h - onnxc passes below the onnx dialect -----------*- C++ -*-===//
+#ifndef ONNXC_TRANSFORMS_PASSES_H
+#define ONNXC_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::onnxc {
+
+#define GEN_PASS_DECL
+#include "onnxc/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "onnxc/Transforms/Passes.h.inc"
+
+} // namespace mlir::onnxc
+
+#endif // ONNXC_TRANSFORMS_PASSES_H

@@ -1,0 +1,140 @@
+//===- ONNXToLinalg.cpp - The convert-onnx-to-linalg pass -----------------===//
+//
+// Drives the pattern families: first an analysis run finds every onnx op
+// that no pattern can lower, and each is reported with its node; only when
+// all can be lowered does the real conversion run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "onnxc/Conversion/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_CONVERTONNXTOLINALG
+#include "onnxc/Conversion/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace {
+
+/// onnx.Constant -> arith.constant (signless element type).
+class ConstantLowering : public OpConversionPattern<ONNXConstantOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNXConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ElementsAttr value = op.getValueAttr();
+    if (!value)
+      return rewriter.notifyMatchFailure(op, "sparse constant");
+    auto type = dyn_cast_or_null<RankedTensorType>(
+        getTypeConverter()->convertType(value.getType()));
+    if (!type || isa<StringType, ComplexType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(op, "unsupported element type");
+    TypedAttr attr;
+    if (auto dense = dyn_cast<DenseElementsAttr>(value))
+      attr = type == dense.getType() ? dense : dense.bitcast(type.getElementType());
+    else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+      attr = DenseResourceElementsAttr::get(type, resource.getRawHandle());
+    else
+      return rewriter.notifyMatchFailure(op, "unsupported attribute kind");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, type, attr);
+    return success();
+  }
+};
+
+struct ConvertONNXToLinalgPass
+    : mlir::onnxc::impl::ConvertONNXToLinalgBase<ConvertONNXToLinalgPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    ONNXToLinalgTypeConverter converter;
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<ONNXDialect>();
+    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
+                           arith::ArithDialect, math::MathDialect,
+                           scf::SCFDialect,
+                           bufferization::BufferizationDialect>();
+    target.addLegalOp<ModuleOp>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
+      return converter.isSignatureLegal(f.getFunctionType()) &&
+             converter.isLegal(&f.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<ConstantLowering>(converter, ctx);
+    populateElementwisePatterns(converter, patterns);
+    populateMatMulPatterns(converter, patterns);
+    populateConvPatterns(converter, patterns);
+    populatePoolingPatterns(converter, patterns);
+    populateNormalizationPatterns(converter, patterns);
+    populateSoftmaxPatterns(converter, patterns);
+    populateReductionPatterns(converter, patterns);
+    populateTensorPatterns(converter, patterns);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+
+    // Find every op no pattern can lower, and report them all.
+    DenseSet<Operation *> legalizable;
+    ConversionConfig analysis;
+    analysis.legalizableOps = &legalizable;
+    (void)applyAnalysisConversion(module, target, frozen, analysis);
+    bool unsupported = false;
+    module.walk([&](Operation *op) {
+      if (!isa<ONNXDialect>(op->getDialect()) || legalizable.contains(op))
+        return;
+      // Terminators of regions whose parent cannot be lowered add nothing.
+      if (isa<ONNXYieldOp>(op) && !legalizable.contains(op->getParentOp()))
+        return;
+      unsupported = true;
+      InFlightDiagnostic diag = op->emitError()
+                                << "'" << op->getName()
+                                << "' is not supported by the CPU backend";
+      for (Type t : op->getOperandTypes())
+        if (!isa<RankedTensorType>(t)) {
+          diag << " with operand type " << t;
+          break;
+        }
+      for (Type t : op->getResultTypes())
+        if (!isa<RankedTensorType>(t)) {
+          diag << " with result type " << t
+               << " (shape inference could not give it a rank)";
+          break;
+        }
+    });
+    if (unsupported)
+      return signalPassFailure();
+    if (failed(applyPartialConversion(module, target, frozen)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+// Families not written yet register nothing.
+void mlir::onnxc::populateMatMulPatterns(const TypeConverter &,
+                                         RewritePatternSet &) {}
+void mlir::onnxc::populateConvPatterns(const TypeConverter &,
+                                       RewritePatternSet &) {}
+void mlir::onnxc::populatePoolingPatterns(const TypeConverter &,
+                                          RewritePatternSet &) {}
+void mlir::onnxc::populateNormalizationPatterns(const TypeConverter &,
+                                                RewritePatternSet &) {}
+void mlir::onnxc::populateSoftmaxPatterns(const TypeConverter &,
+                                          RewritePatternSet &) {}
+void mlir::onnxc::populateReductionPatterns(const TypeConverter &,
+                                            RewritePatternSet &) {}
+void mlir::onnxc::populateTensorPatterns(const TypeConverter &,
+                                         RewritePatternSet &) {}

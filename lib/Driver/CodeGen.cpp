@@ -1,0 +1,292 @@
+//===- CodeGen.cpp - LLVM dialect -> object file -> shared object ---------===//
+
+#include "onnxc/Driver/CodeGen.h"
+
+#include "onnxc/Dialect/ONNX/IR/ONNXDialect.h"
+#include "onnxc/Support/ProtoConversion.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+#include "onnxc/Driver/Config.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+//===----------------------------------------------------------------------===//
+// Signature
+//===----------------------------------------------------------------------===//
+
+static std::string hexName(StringRef s) {
+  return s.empty() ? "-" : llvm::toHex(s, /*LowerCase=*/true);
+}
+
+std::string ModelSignature::serialize() const {
+  // One line per tensor: kind, hex name, dtype, rank, dims, hex dim names.
+  std::string out = "onnxc-signature 1\n";
+  auto emit = [&](char kind, const Tensor &t) {
+    out += kind;
+    out += " " + hexName(t.name) + " " + std::to_string(t.dtype) + " " +
+           std::to_string(t.dims.size());
+    for (int64_t d : t.dims)
+      out += " " + std::to_string(d);
+    for (const std::string &n : t.dimNames)
+      out += " " + hexName(n);
+    out += "\n";
+  };
+  for (const Tensor &t : inputs)
+    emit('I', t);
+  for (const Tensor &t : outputs)
+    emit('O', t);
+  return out;
+}
+
+static FailureOr<ModelSignature::Tensor>
+getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
+                   StringRef what, unsigned index) {
+  ModelSignature::Tensor t;
+  if (attrs)
+    if (auto name = attrs.getAs<StringAttr>("onnx.name"))
+      t.name = name.str();
+  if (t.name.empty())
+    t.name = what.str() + std::to_string(index);
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!ranked) {
+    return entry.emitError() << what << " '" << t.name << "' has type " << type
+                             << ": the runtime supports only tensors of known "
+                                "rank as model inputs and outputs",
+           failure();
+  }
+  t.dtype = getONNXDataType(ranked.getElementType());
+  if (t.dtype == 0 || isa<StringType>(ranked.getElementType()))
+    return entry.emitError() << what << " '" << t.name << "' has element type "
+                             << ranked.getElementType()
+                             << ", which the runtime does not support",
+           failure();
+  ArrayAttr params;
+  if (attrs)
+    params = attrs.getAs<ArrayAttr>("onnx.dim_params");
+  for (int64_t i = 0; i < ranked.getRank(); ++i) {
+    t.dims.push_back(ranked.isDynamicDim(i) ? -1 : ranked.getDimSize(i));
+    std::string name;
+    if (params && i < int64_t(params.size()) && ranked.isDynamicDim(i))
+      if (auto s = dyn_cast<StringAttr>(params[i]))
+        name = s.str();
+    t.dimNames.push_back(name);
+  }
+  return t;
+}
+
+FailureOr<ModelSignature> mlir::onnxc::getModelSignature(func::FuncOp entry) {
+  ModelSignature sig;
+  FunctionType type = entry.getFunctionType();
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    auto t = getTensorSignature(entry, type.getInput(i), entry.getArgAttrDict(i),
+                                "input", i);
+    if (failed(t))
+      return failure();
+    sig.inputs.push_back(*t);
+  }
+  for (unsigned i = 0; i < type.getNumResults(); ++i) {
+    auto t = getTensorSignature(entry, type.getResult(i),
+                                entry.getResultAttrDict(i), "output", i);
+    if (failed(t))
+      return failure();
+    sig.outputs.push_back(*t);
+  }
+  return sig;
+}
+
+//===----------------------------------------------------------------------===//
+// LLVM IR
+//===----------------------------------------------------------------------===//
+
+std::unique_ptr<llvm::Module>
+mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
+                               StringRef entryName,
+                               const ModelSignature &signature) {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  module->getContext()->appendDialectRegistry(registry);
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "onnxc_model");
+  if (!llvmModule)
+    return nullptr;
+
+  // The signature the runtime parses.
+  std::string text = signature.serialize();
+  auto *init = llvm::ConstantDataArray::getString(llvmContext, text, true);
+  new llvm::GlobalVariable(*llvmModule, init->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, init,
+                           "onnxc_model_signature");
+
+  // void onnxc_model_entry(void **args): args[0] points to the results,
+  // args[1..] to the input memref descriptors.
+  std::string ciface = ("_mlir_ciface_" + entryName).str();
+  llvm::Function *target = llvmModule->getFunction(ciface);
+  if (!target) {
+    module.emitError() << "the entry function has no C interface (" << ciface
+                       << ")";
+    return nullptr;
+  }
+  llvm::Type *ptr = llvm::PointerType::getUnqual(llvmContext);
+  auto *entryType =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(llvmContext), {ptr}, false);
+  llvm::Function *entry =
+      llvm::Function::Create(entryType, llvm::GlobalValue::ExternalLinkage,
+                             "onnxc_model_entry", *llvmModule);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(llvmContext, "entry", entry));
+  SmallVector<llvm::Value *> args;
+  for (unsigned i = 0; i < target->arg_size(); ++i) {
+    llvm::Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(0), i);
+    args.push_back(b.CreateLoad(ptr, slot));
+  }
+  b.CreateCall(target, args);
+  b.CreateRetVoid();
+  return llvmModule;
+}
+
+static llvm::TargetMachine *createTargetMachine(const CodeGenOptions &options,
+                                                std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
+                                             : options.triple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string cpu = options.cpu, features = options.features;
+  if (cpu.empty() || cpu == "native" || cpu == "host") {
+    cpu = llvm::sys::getHostCPUName().str();
+    if (features.empty()) {
+      SmallVector<std::string> list;
+      for (auto &f : llvm::sys::getHostCPUFeatures())
+        list.push_back((f.second ? "+" : "-") + f.first().str());
+      features = llvm::join(list, ",");
+    }
+  }
+  llvm::TargetOptions targetOptions;
+  llvm::CodeGenOptLevel level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
+                                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : options.optLevel == 2
+                                    ? llvm::CodeGenOptLevel::Default
+                                    : llvm::CodeGenOptLevel::Aggressive;
+  return target->createTargetMachine(triple, cpu, features, targetOptions,
+                                     llvm::Reloc::PIC_, std::nullopt, level);
+}
+
+static LogicalResult runOptimizer(llvm::Module &module, llvm::TargetMachine *tm,
+                                  unsigned optLevel) {
+  module.setTargetTriple(tm->getTargetTriple());
+  module.setDataLayout(tm->createDataLayout());
+  if (optLevel == 0)
+    return success();
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 1   ? llvm::OptimizationLevel::O1
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                                  : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(module, mam);
+  return success();
+}
+
+LogicalResult mlir::onnxc::optimizeModule(llvm::Module &module,
+                                          const CodeGenOptions &options,
+                                          std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> tm(createTargetMachine(options, error));
+  if (!tm)
+    return failure();
+  return runOptimizer(module, tm.get(), options.optLevel);
+}
+
+LogicalResult mlir::onnxc::emitObjectFile(llvm::Module &module,
+                                          const CodeGenOptions &options,
+                                          llvm::raw_pwrite_stream &os,
+                                          std::string &error) {
+  std::unique_ptr<llvm::TargetMachine> tm(createTargetMachine(options, error));
+  if (!tm)
+    return failure();
+  if (failed(runOptimizer(module, tm.get(), options.optLevel)))
+    return failure();
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr,
+                              llvm::CodeGenFileType::ObjectFile)) {
+    error = "the target cannot emit object files";
+    return failure();
+  }
+  pm.run(module);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Linking
+//===----------------------------------------------------------------------===//
+
+/// The runtime archive: next to the running onnxc (build tree: ../lib).
+static std::string findRuntimeLibrary() {
+  static int anchor;
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  SmallString<256> path(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(path, "..", "lib", "libonnxc_runtime.a");
+  if (llvm::sys::fs::exists(path))
+    return std::string(path);
+  return ONNXC_RUNTIME_LIBRARY;
+}
+
+LogicalResult mlir::onnxc::linkSharedObject(StringRef objectFile,
+                                            StringRef output,
+                                            std::string &error) {
+  std::string runtime = findRuntimeLibrary();
+  auto linker = llvm::sys::findProgramByName(ONNXC_LINKER);
+  if (!linker) {
+    error = std::string("cannot find the linker ") + ONNXC_LINKER;
+    return failure();
+  }
+  SmallVector<StringRef> args = {*linker,  "-shared",      "--hash-style=gnu",
+                                 "-o",     output,         objectFile,
+                                 "--whole-archive", runtime, "--no-whole-archive",
+                                 "--as-needed",  "-lm",
+                                 "-lc",    "--no-as-needed", "-z",
+                                 "noexecstack", "-L/usr/lib/x86_64-linux-gnu",
+                                 "-L/lib/x86_64-linux-gnu"};
+  std::string message;
+  SmallString<128> errFile;
+  llvm::sys::fs::createTemporaryFile("onnxc-link", "txt", errFile);
+  std::optional<StringRef> redirects[] = {std::nullopt, std::nullopt,
+                                          StringRef(errFile)};
+  int rc = llvm::sys::ExecuteAndWait(*linker, args, std::nullopt, redirects, 0,
+                                     0, &message);
+  auto text = llvm::MemoryBuffer::getFile(errFile);
+  llvm::sys::fs::remove(errFile);
+  if (rc != 0) {
+    error = "linking failed: " + message;
+    if (text)
+      error += "\n" + (*text)->getBuffer().str();
+    return failure();
+  }
+  return success();
+}
