@@ -122,19 +122,3 @@ struct ConvertONNXToLinalgPass
 };
 
 } // namespace
-
-// Families not written yet register nothing.
-void mlir::onnxc::populateMatMulPatterns(const TypeConverter &,
-                                         RewritePatternSet &) {}
-void mlir::onnxc::populateConvPatterns(const TypeConverter &,
-                                       RewritePatternSet &) {}
-void mlir::onnxc::populatePoolingPatterns(const TypeConverter &,
-                                          RewritePatternSet &) {}
-void mlir::onnxc::populateNormalizationPatterns(const TypeConverter &,
-                                                RewritePatternSet &) {}
-void mlir::onnxc::populateSoftmaxPatterns(const TypeConverter &,
-                                          RewritePatternSet &) {}
-void mlir::onnxc::populateReductionPatterns(const TypeConverter &,
-                                            RewritePatternSet &) {}
-void mlir::onnxc::populateTensorPatterns(const TypeConverter &,
-                                         RewritePatternSet &) {}
