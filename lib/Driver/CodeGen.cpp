@@ -67,7 +67,7 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked) {
     return entry.emitError() << what << " '" << t.name << "' has type " << type
-                             << ": the runtime supports only tensors of known "
+                             << ": not supported by the runtime yet, which takes only tensors of known "
                                 "rank as model inputs and outputs",
            failure();
   }
@@ -75,7 +75,7 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
   if (t.dtype == 0 || isa<StringType>(ranked.getElementType()))
     return entry.emitError() << what << " '" << t.name << "' has element type "
                              << ranked.getElementType()
-                             << ", which the runtime does not support",
+                             << ", which is not supported by the runtime yet",
            failure();
   ArrayAttr params;
   if (attrs)
@@ -273,6 +273,10 @@ LogicalResult mlir::onnxc::linkSharedObject(StringRef objectFile,
                                  "-lc",    "--no-as-needed", "-z",
                                  "noexecstack", "-L/usr/lib/x86_64-linux-gnu",
                                  "-L/lib/x86_64-linux-gnu"};
+  // Builtins such as __truncsfhf2 (f16 without F16C) come from the static
+  // libgcc; the shared object gains no run-time dependency from it.
+  if (StringRef(ONNXC_LIBGCC).size() && llvm::sys::fs::exists(ONNXC_LIBGCC))
+    args.push_back(ONNXC_LIBGCC);
   std::string message;
   SmallString<128> errFile;
   llvm::sys::fs::createTemporaryFile("onnxc-link", "txt", errFile);
