@@ -12,6 +12,8 @@
 
 #include "onnxc/Importer/Importer.h"
 
+#include "NodeAdapters.h"
+
 #include "onnxc/Dialect/ONNX/IR/ONNXOpInfo.h"
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
 #include "onnxc/Dialect/ONNX/Transforms/SchemaInference.h"
@@ -21,6 +23,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -65,6 +68,21 @@ std::pair<int, bool> classifyNewerVersion(StringRef opType, int opset) {
       modelled = false;
   }
   return {version, modelled};
+}
+
+/// The newest ai.onnx.ml opset the dialect models (ONNX 1.12's registry).
+constexpr int kDialectMLOpset = 3;
+
+/// ai.onnx.ml operators that changed after opset 3 (ONNX Changelog-ml.md):
+/// opset 4 LabelEncoder (tensor-valued keys/values/default); opset 5
+/// TreeEnsemble (new), TreeEnsembleClassifier/Regressor (superseded).
+bool isModelledMLVersion(StringRef opType, int opset) {
+  if (opType == "LabelEncoder")
+    return opset < 4;
+  if (opType == "TreeEnsemble" || opType == "TreeEnsembleClassifier" ||
+      opType == "TreeEnsembleRegressor")
+    return opset < 5;
+  return true;
 }
 
 std::string domainName(StringRef domain) {
@@ -130,12 +148,45 @@ private:
   void normaliseConstant(OperationState &state);
   void noteUnsupported(const onnx::NodeProto &node, StringRef domain,
                        int version, std::string reason) {
-    std::string key = domainName(domain) + "::" + node.op_type() + "-" +
-                      std::to_string(version);
+    std::string key = domainName(domain) + "::" + node.op_type();
+    if (version >= 0) // -1: the model does not import the domain.
+      key += "-" + std::to_string(version);
     UnsupportedOp &entry = unsupported[key];
     if (entry.reason.empty())
       entry.reason = std::move(reason);
     entry.nodes.push_back(nodeLabel(node));
+  }
+  AdapterContext makeAdapterContext() {
+    AdapterContext ctx;
+    ctx.constantInts =
+        [this](StringRef name) -> std::optional<SmallVector<int64_t>> {
+      Value v = name.empty() ? Value() : lookup(name);
+      auto cst = v ? v.getDefiningOp<ONNXConstantOp>() : ONNXConstantOp();
+      auto dense = cst ? dyn_cast_or_null<DenseIntElementsAttr>(
+                             cst.getValueAttr())
+                       : DenseIntElementsAttr();
+      if (!dense)
+        return std::nullopt;
+      SmallVector<int64_t> values;
+      for (const APInt &x : dense.getValues<APInt>())
+        values.push_back(x.getSExtValue());
+      return values;
+    };
+    ctx.typeOf = [this](StringRef name) -> Type {
+      Value v = name.empty() ? Value() : lookup(name);
+      return v ? v.getType() : Type();
+    };
+    ctx.makeInt64Constant = [this](ArrayRef<int64_t> values) {
+      std::string name = "onnxc.adapted." + std::to_string(adaptedCounter++);
+      auto type = RankedTensorType::get({int64_t(values.size())},
+                                        builder.getI64Type());
+      OperationState state(fileLoc(), "onnx.Constant");
+      state.addAttribute("value", DenseElementsAttr::get(type, values));
+      state.addTypes(type);
+      define(name, builder.create(state)->getResult(0));
+      return name;
+    };
+    return ctx;
   }
   int opsetOf(StringRef domain) {
     auto it = opsets.find(domain == "ai.onnx" ? "" : domain.str());
@@ -153,9 +204,12 @@ private:
   llvm::StringMap<onnx::TypeProto> valueTypes;
   SmallVector<llvm::StringMap<Value>> scopes;
   std::map<std::string, UnsupportedOp> unsupported;
+  /// The dim_param names the model declares on its graph's values, before
+  /// ONNX's shape inference adds names of its own ("unk__0", ...).
+  llvm::StringSet<> declaredDimParams;
   unsigned nodeCounter = 0;
   unsigned inlineCounter = 0;
-  bool hadError = false;
+  unsigned adaptedCounter = 0;
 };
 
 } // namespace
@@ -495,10 +549,15 @@ LogicalResult ModelImporter::importSubgraph(Region &region,
   for (const onnx::ValueInfoProto &output : graph.output()) {
     Value v = lookup(output.name());
     if (!v) {
-      if (!hadError)
-        emitError(nodeLoc(owner))
-            << "output '" << output.name() << "' of subgraph '"
-            << graph.name() << "' is not defined";
+      // Left undefined by an unsupported op: reported with the others once
+      // every node was seen.
+      if (!unsupported.empty()) {
+        scopes.pop_back();
+        return success();
+      }
+      emitError(nodeLoc(owner))
+          << "output '" << output.name() << "' of subgraph '" << graph.name()
+          << "' of node " << nodeLabel(owner) << " is not defined";
       return failure();
     }
     results.push_back(v);
@@ -531,13 +590,37 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   } else if (domain.empty() && opset > kDialectOpset) {
     auto [newVersion, modelled] = classifyNewerVersion(node.op_type(), opset);
     version = newVersion ? newVersion : info->sinceVersion;
+    std::string reason;
+    if (!modelled && hasNodeAdapter(node.op_type())) {
+      std::string originalType = node.op_type();
+      AdapterContext adapter = makeAdapterContext();
+      if (succeeded(adaptNode(node, version, adapter, reason))) {
+        modelled = true;
+        info = lookupONNXOpInfo(domain, node.op_type());
+      } else {
+        reason = originalType + "-" + std::to_string(version) + " " + reason +
+                 ", which the dialect's version " +
+                 std::to_string(info->sinceVersion) + " cannot express";
+      }
+    }
     if (!modelled) {
       usable = false;
       noteUnsupported(node, domain, version,
-                      "version " + std::to_string(version) +
-                          " changed the operator; the dialect models version " +
-                          std::to_string(info->sinceVersion));
+                      reason.empty()
+                          ? "version " + std::to_string(version) +
+                                " changed the operator; the dialect models "
+                                "version " +
+                                std::to_string(info->sinceVersion)
+                          : reason);
     }
+  } else if (domain == "ai.onnx.ml" && opset > kDialectMLOpset &&
+             !isModelledMLVersion(node.op_type(), opset)) {
+    usable = false;
+    noteUnsupported(node, domain, opset,
+                    "ai.onnx.ml opset " + std::to_string(opset) +
+                        " changed the operator; the dialect models ai.onnx.ml "
+                        "opset " +
+                        std::to_string(kDialectMLOpset));
   } else {
     const onnx::OpSchema *schema =
         onnx::OpSchemaRegistry::Schema(node.op_type(), opset, domain.str());
@@ -691,11 +774,11 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
                      << "): " << error;
       return failure();
     }
-    state.addAttribute(attr.name(), value);
+    state.addAttribute(getODSAttrName(state.name, attr.name()), value);
   }
   for (const ONNXAttrInfo &attrInfo : info->attrs)
     if (attrInfo.required && !attrInfo.isGraph() &&
-        !state.attributes.get(attrInfo.name)) {
+        !state.attributes.get(getODSAttrName(state.name, attrInfo.name))) {
       emitError(loc) << "node " << nodeLabel(node) << " (" << node.op_type()
                      << ") lacks required attribute '" << attrInfo.name
                      << "'";
@@ -716,6 +799,13 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
     OpBuilder::InsertionGuard guard(builder);
     if (failed(importSubgraph(op->getRegion(i), *attr->mutable_g(), node)))
       return failure();
+  }
+  // A subgraph used an unsupported op: the op stays incomplete (the import
+  // fails once every node was seen) and its results unknown.
+  if (!unsupported.empty()) {
+    for (const std::string &name : resultNames)
+      define(name, Value());
+    return success();
   }
 
   // Results whose type the model does not state: ask the schema.
@@ -766,8 +856,21 @@ LogicalResult ModelImporter::inlineFunction(onnx::NodeProto &node,
     auto it = rename.find(name);
     return it != rename.end() ? it->second : prefix + name;
   };
-  for (const onnx::NodeProto &inner : fn.node()) {
-    onnx::NodeProto copy = inner;
+  // Renames values and binds attribute references, also inside the
+  // subgraphs of the body's nodes (which may use the body's values).
+  std::function<void(onnx::NodeProto &)> rewrite;
+  std::function<void(onnx::GraphProto &)> rewriteGraph =
+      [&](onnx::GraphProto &g) {
+        for (auto *infos : {g.mutable_input(), g.mutable_output(),
+                            g.mutable_value_info()})
+          for (onnx::ValueInfoProto &vi : *infos)
+            vi.set_name(mapName(vi.name()));
+        for (onnx::TensorProto &t : *g.mutable_initializer())
+          t.set_name(mapName(t.name()));
+        for (onnx::NodeProto &n : *g.mutable_node())
+          rewrite(n);
+      };
+  rewrite = [&](onnx::NodeProto &copy) {
     for (std::string &in : *copy.mutable_input())
       in = mapName(in);
     for (std::string &out : *copy.mutable_output())
@@ -787,7 +890,17 @@ LogicalResult ModelImporter::inlineFunction(onnx::NodeProto &node,
       bound.set_name(attr.name());
       *attrs.Add() = bound;
     }
+    for (onnx::AttributeProto &attr : attrs) {
+      if (attr.has_g())
+        rewriteGraph(*attr.mutable_g());
+      for (onnx::GraphProto &g : *attr.mutable_graphs())
+        rewriteGraph(g);
+    }
     copy.mutable_attribute()->Swap(&attrs);
+  };
+  for (const onnx::NodeProto &inner : fn.node()) {
+    onnx::NodeProto copy = inner;
+    rewrite(copy);
     ++nodeCounter;
     if (failed(importNode(copy)))
       return failure();
@@ -800,6 +913,18 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
     emitError(fileLoc()) << "the model has no graph";
     return nullptr;
   }
+  auto declare = [&](const onnx::ValueInfoProto &vi) {
+    if (vi.type().has_tensor_type())
+      for (const auto &dim : vi.type().tensor_type().shape().dim())
+        if (dim.has_dim_param())
+          declaredDimParams.insert(dim.dim_param());
+  };
+  for (const auto &vi : model.graph().input())
+    declare(vi);
+  for (const auto &vi : model.graph().output())
+    declare(vi);
+  for (const auto &vi : model.graph().value_info())
+    declare(vi);
   if (options.onnxShapeInference)
     runONNXShapeInference();
   if (failed(normaliseOpsets()))
@@ -898,6 +1023,10 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
     SmallVector<std::string> dimParams;
     if (output.has_type())
       (void)convertTypeProto(ctx, output.type(), &dimParams);
+    // Keep the model's names, not those ONNX's inference made up.
+    for (std::string &param : dimParams)
+      if (!declaredDimParams.contains(param))
+        param.clear();
     if (llvm::any_of(dimParams, [](auto &s) { return !s.empty(); })) {
       SmallVector<StringRef> refs(dimParams.begin(), dimParams.end());
       attrs.push_back(builder.getNamedAttr("onnx.dim_params",

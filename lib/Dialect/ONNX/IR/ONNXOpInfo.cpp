@@ -59,6 +59,16 @@ const ONNXAttrInfo *ONNXOpInfo::findAttr(StringRef name) const {
   return nullptr;
 }
 
+std::string mlir::onnxc::getODSAttrName(OperationName opName,
+                                        StringRef onnxName) {
+  auto has = [&](StringRef name) {
+    return llvm::any_of(opName.getAttributeNames(),
+                        [&](StringAttr n) { return n.getValue() == name; });
+  };
+  std::string renamed = (onnxName + "_").str();
+  return !has(onnxName) && has(renamed) ? renamed : onnxName.str();
+}
+
 /// Splits `values` over `params` the way ODS does: by the segment sizes when
 /// the op has them, otherwise the single optional/variadic group takes what
 /// the fixed parameters leave.

@@ -96,7 +96,9 @@ public:
     for (const ONNXAttrInfo &attrInfo : info.attrs) {
       if (attrInfo.isGraph())
         continue;
-      Attribute attr = op->getInherentAttr(attrInfo.name).value_or(Attribute());
+      Attribute attr =
+          op->getInherentAttr(getODSAttrName(op->getName(), attrInfo.name))
+              .value_or(Attribute());
       if (!attr)
         continue;
       onnx::AttributeProto proto;

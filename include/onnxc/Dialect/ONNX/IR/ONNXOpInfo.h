@@ -13,6 +13,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
 namespace mlir::onnxc {
 
 enum class ONNXParamOption : uint8_t { Single = 0, Optional = 1, Variadic = 2 };
@@ -61,6 +63,11 @@ const ONNXOpInfo *lookupONNXOpInfo(llvm::StringRef domain, llvm::StringRef opTyp
 /// Looks an op up by its MLIR operation name (e.g. "onnx.Add").
 const ONNXOpInfo *lookupONNXOpInfo(llvm::StringRef operationName);
 llvm::ArrayRef<ONNXOpInfo> getAllONNXOpInfos();
+
+/// The name under which ops named `opName` store the ONNX attribute
+/// `onnxName`: ODS renames attributes that clash with mlir::Op members
+/// (Optional's `type` is `type_`); other names are unchanged.
+std::string getODSAttrName(OperationName opName, llvm::StringRef onnxName);
 
 /// The values bound to each formal parameter of `info`: one entry per ONNX
 /// input (or output), empty for an absent optional, several for a variadic.

@@ -1,0 +1,350 @@
+//===- NodeAdapters.cpp - Newer operator versions -> the dialect's --------===//
+
+#include "NodeAdapters.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace {
+
+const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
+                                     StringRef name) {
+  for (const auto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+void removeAttr(onnx::NodeProto &node, StringRef name) {
+  auto *attrs = node.mutable_attribute();
+  for (int i = 0; i < attrs->size(); ++i)
+    if (attrs->Get(i).name() == name) {
+      attrs->DeleteSubrange(i, 1);
+      return;
+    }
+}
+
+int64_t intAttr(const onnx::NodeProto &node, StringRef name, int64_t dflt) {
+  const auto *a = findAttr(node, name);
+  return a ? a->i() : dflt;
+}
+
+std::string strAttr(const onnx::NodeProto &node, StringRef name,
+                    StringRef dflt) {
+  const auto *a = findAttr(node, name);
+  return a ? a->s() : dflt.str();
+}
+
+void setIntsAttr(onnx::NodeProto &node, StringRef name,
+                 ArrayRef<int64_t> values) {
+  removeAttr(node, name);
+  auto *a = node.add_attribute();
+  a->set_name(name.str());
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t v : values)
+    a->add_ints(v);
+}
+
+std::string input(const onnx::NodeProto &node, int i) {
+  return i < node.input_size() ? node.input(i) : "";
+}
+
+/// Drops trailing empty input names and then `count` inputs from `from` on.
+void truncateInputs(onnx::NodeProto &node, int size) {
+  while (node.input_size() > size)
+    node.mutable_input()->RemoveLast();
+  while (node.input_size() && node.input(node.input_size() - 1).empty())
+    node.mutable_input()->RemoveLast();
+}
+
+/// An attribute added by a newer version must be absent or at its default.
+LogicalResult requireDefault(const onnx::NodeProto &node, StringRef name,
+                             int64_t dflt, std::string &reason) {
+  if (intAttr(node, name, dflt) != dflt) {
+    reason = "uses attribute '" + name.str() + "' = " +
+             std::to_string(intAttr(node, name, dflt));
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult requireOnes(const onnx::NodeProto &node, StringRef name,
+                          std::string &reason) {
+  if (const auto *a = findAttr(node, name))
+    for (int64_t v : a->ints())
+      if (v != 1) {
+        reason = "uses attribute '" + name.str() + "' other than 1";
+        return failure();
+      }
+  return success();
+}
+
+int64_t rankOf(AdapterContext &ctx, StringRef name) {
+  auto t = dyn_cast_or_null<RankedTensorType>(ctx.typeOf(name));
+  return t ? t.getRank() : -1;
+}
+
+// Reduce*-18/20: `axes` moved from an attribute to an input and
+// `noop_with_empty_axes` appeared.
+LogicalResult adaptReduce(onnx::NodeProto &node, AdapterContext &ctx,
+                          std::string &reason) {
+  bool noop = intAttr(node, "noop_with_empty_axes", 0) != 0;
+  removeAttr(node, "noop_with_empty_axes");
+  std::string axesName = input(node, 1);
+  if (!axesName.empty()) {
+    auto axes = ctx.constantInts(axesName);
+    if (!axes) {
+      reason = "takes its axes from a non-constant input";
+      return failure();
+    }
+    truncateInputs(node, 1);
+    if (!axes->empty()) {
+      setIntsAttr(node, "axes", *axes);
+      return success();
+    }
+  }
+  // No axes: reduce everything, or nothing at all.
+  if (noop) {
+    node.set_op_type("Identity");
+    node.clear_attribute();
+  }
+  return success();
+}
+
+// Split-18: `num_outputs` splits into that many parts, the last smaller.
+LogicalResult adaptSplit(onnx::NodeProto &node, AdapterContext &ctx,
+                         std::string &reason) {
+  const auto *n = findAttr(node, "num_outputs");
+  if (!n)
+    return success();
+  int64_t parts = n->i();
+  removeAttr(node, "num_outputs");
+  if (!input(node, 1).empty())
+    return success();
+  auto type = dyn_cast_or_null<RankedTensorType>(ctx.typeOf(input(node, 0)));
+  int64_t axis = intAttr(node, "axis", 0);
+  if (!type || parts <= 0) {
+    reason = "splits an input of unknown rank by num_outputs";
+    return failure();
+  }
+  if (axis < 0)
+    axis += type.getRank();
+  if (axis < 0 || axis >= type.getRank() || type.isDynamicDim(axis)) {
+    reason = "splits a dynamic dimension by num_outputs";
+    return failure();
+  }
+  int64_t size = type.getDimSize(axis);
+  if (size % parts == 0)
+    return success(); // Equal parts: opset 13's default.
+  int64_t chunk = (size + parts - 1) / parts;
+  SmallVector<int64_t> sizes(parts - 1, chunk);
+  sizes.push_back(size - chunk * (parts - 1));
+  if (sizes.back() < 0) {
+    reason = "num_outputs does not fit the dimension";
+    return failure();
+  }
+  while (node.input_size() < 2)
+    node.add_input("");
+  node.set_input(1, ctx.makeInt64Constant(sizes));
+  return success();
+}
+
+// Pad-18+: optional `axes` input; Pad-19: 'wrap' mode.
+LogicalResult adaptPad(onnx::NodeProto &node, AdapterContext &ctx,
+                       std::string &reason) {
+  if (strAttr(node, "mode", "constant") == "wrap") {
+    reason = "uses mode 'wrap'";
+    return failure();
+  }
+  std::string axesName = input(node, 3);
+  if (axesName.empty())
+    return truncateInputs(node, 3), success();
+  auto axes = ctx.constantInts(axesName);
+  auto pads = ctx.constantInts(input(node, 1));
+  int64_t rank = rankOf(ctx, input(node, 0));
+  if (!axes || !pads || rank < 0 || pads->size() != 2 * axes->size()) {
+    reason = "uses a non-constant axes or pads input";
+    return failure();
+  }
+  SmallVector<int64_t> full(2 * rank, 0);
+  for (auto [i, axis] : llvm::enumerate(*axes)) {
+    int64_t a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) {
+      reason = "has an axis out of range";
+      return failure();
+    }
+    full[a] = (*pads)[i];
+    full[a + rank] = (*pads)[i + axes->size()];
+  }
+  node.set_input(1, ctx.makeInt64Constant(full));
+  truncateInputs(node, 3);
+  return success();
+}
+
+LogicalResult adaptResize(onnx::NodeProto &node, AdapterContext &ctx,
+                          std::string &reason) {
+  if (failed(requireDefault(node, "antialias", 0, reason)))
+    return failure();
+  if (strAttr(node, "keep_aspect_ratio_policy", "stretch") != "stretch") {
+    reason = "uses keep_aspect_ratio_policy";
+    return failure();
+  }
+  if (strAttr(node, "coordinate_transformation_mode", "half_pixel") ==
+      "half_pixel_symmetric") {
+    reason = "uses coordinate_transformation_mode 'half_pixel_symmetric'";
+    return failure();
+  }
+  if (const auto *axes = findAttr(node, "axes")) {
+    int64_t rank = rankOf(ctx, input(node, 0));
+    bool identity = rank == axes->ints_size();
+    for (int i = 0; identity && i < axes->ints_size(); ++i)
+      identity = axes->ints(i) == i || axes->ints(i) == i - rank;
+    if (!identity) {
+      reason = "resizes a subset of the axes";
+      return failure();
+    }
+  }
+  removeAttr(node, "antialias");
+  removeAttr(node, "keep_aspect_ratio_policy");
+  removeAttr(node, "axes");
+  return success();
+}
+
+LogicalResult adaptCast(onnx::NodeProto &node, std::string &reason) {
+  // saturate and round_mode only affect float8/float4 targets, which the
+  // dialect's Cast does not accept anyway (its verifier names the type).
+  removeAttr(node, "saturate");
+  removeAttr(node, "round_mode");
+  return success();
+}
+
+LogicalResult adaptScatter(onnx::NodeProto &node, std::string &reason) {
+  std::string r = strAttr(node, "reduction", "none");
+  if (r == "max" || r == "min") {
+    reason = "uses reduction '" + r + "'";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult adaptPool(onnx::NodeProto &node, std::string &reason,
+                        bool lpPool) {
+  if (failed(requireOnes(node, "dilations", reason)))
+    return failure();
+  removeAttr(node, "dilations");
+  if (lpPool) {
+    if (failed(requireDefault(node, "ceil_mode", 0, reason)))
+      return failure();
+    removeAttr(node, "ceil_mode");
+  }
+  return success();
+}
+
+LogicalResult adaptGridSample(onnx::NodeProto &node, AdapterContext &ctx,
+                              std::string &reason) {
+  if (rankOf(ctx, input(node, 0)) != 4) {
+    reason = "samples a grid that is not 2-D";
+    return failure();
+  }
+  std::string mode = strAttr(node, "mode", "linear");
+  std::string old = llvm::StringSwitch<std::string>(mode)
+                        .Case("linear", "bilinear")
+                        .Case("cubic", "bicubic")
+                        .Default(mode);
+  removeAttr(node, "mode");
+  auto *a = node.add_attribute();
+  a->set_name("mode");
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s(old);
+  return success();
+}
+
+LogicalResult adaptDFT(onnx::NodeProto &node, AdapterContext &ctx,
+                       std::string &reason) {
+  int64_t rank = rankOf(ctx, input(node, 0));
+  int64_t axis = -2;
+  if (!input(node, 2).empty()) {
+    auto axes = ctx.constantInts(input(node, 2));
+    if (!axes || axes->size() != 1) {
+      reason = "takes its axis from a non-constant input";
+      return failure();
+    }
+    axis = (*axes)[0];
+  }
+  if (axis < 0) {
+    if (rank < 0) {
+      reason = "has a negative axis on an input of unknown rank";
+      return failure();
+    }
+    axis += rank;
+  }
+  truncateInputs(node, 2);
+  auto *a = node.add_attribute();
+  a->set_name("axis");
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(axis);
+  return success();
+}
+
+LogicalResult adaptQuantize(onnx::NodeProto &node, bool quantize,
+                            std::string &reason) {
+  if (failed(requireDefault(node, "block_size", 0, reason)) ||
+      failed(requireDefault(node, "precision", 0, reason)))
+    return failure();
+  if (intAttr(node, "output_dtype", 0) != 0) {
+    reason = "uses attribute 'output_dtype'";
+    return failure();
+  }
+  removeAttr(node, "block_size");
+  removeAttr(node, "precision");
+  removeAttr(node, "output_dtype");
+  if (quantize)
+    removeAttr(node, "saturate");
+  return success();
+}
+
+} // namespace
+
+bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
+  return llvm::StringSwitch<bool>(opType)
+      .Cases({"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+              "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd",
+              "ReduceSumSquare"},
+             true)
+      .Cases({"Split", "Pad", "Resize", "Cast", "CastLike", "ScatterElements",
+              "ScatterND", "AveragePool", "LpPool", "GridSample", "DFT",
+              "QuantizeLinear", "DequantizeLinear"},
+             true)
+      .Default(false);
+}
+
+LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
+                                     AdapterContext &ctx,
+                                     std::string &reason) {
+  StringRef op = node.op_type();
+  if (op.starts_with("Reduce"))
+    return adaptReduce(node, ctx, reason);
+  if (op == "Split")
+    return adaptSplit(node, ctx, reason);
+  if (op == "Pad")
+    return adaptPad(node, ctx, reason);
+  if (op == "Resize")
+    return adaptResize(node, ctx, reason);
+  if (op == "Cast" || op == "CastLike")
+    return adaptCast(node, reason);
+  if (op == "ScatterElements" || op == "ScatterND")
+    return adaptScatter(node, reason);
+  if (op == "AveragePool" || op == "LpPool")
+    return adaptPool(node, reason, op == "LpPool");
+  if (op == "GridSample")
+    return adaptGridSample(node, ctx, reason);
+  if (op == "DFT")
+    return adaptDFT(node, ctx, reason);
+  if (op == "QuantizeLinear" || op == "DequantizeLinear")
+    return adaptQuantize(node, op == "QuantizeLinear", reason);
+  reason = "no adapter";
+  return failure();
+}

@@ -1,0 +1,45 @@
+//===- NodeAdapters.h - Newer operator versions -> the dialect's --*- C++ -*-===//
+//
+// The dialect models each ai.onnx operator at its newest version up to
+// opset 17. A node of a newer version (opsets 18-28) whose change the node
+// does not use (an attribute left at its default, an input moved from an
+// attribute that holds a constant) is rewritten here into the opset-17 form.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_LIB_IMPORTER_NODEADAPTERS_H
+#define ONNXC_LIB_IMPORTER_NODEADAPTERS_H
+
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace mlir::onnxc {
+
+/// What an adapter may ask of the importer.
+struct AdapterContext {
+  /// The integer values of a constant input (initializer or Constant node).
+  std::function<std::optional<SmallVector<int64_t>>(StringRef name)>
+      constantInts;
+  /// The MLIR type of a value defined so far (null if unknown).
+  std::function<Type(StringRef name)> typeOf;
+  /// Defines a new 1-D int64 constant and returns its value name.
+  std::function<std::string(ArrayRef<int64_t> values)> makeInt64Constant;
+};
+
+/// Whether an adapter exists for `opType`.
+bool hasNodeAdapter(StringRef opType);
+
+/// Rewrites `node`, an ai.onnx node of operator version `version` (> 17),
+/// into the opset-17 form. On failure `reason` says which feature of the
+/// newer version the node uses.
+LogicalResult adaptNode(onnx::NodeProto &node, int version,
+                        AdapterContext &ctx, std::string &reason);
+
+} // namespace mlir::onnxc
+
+#endif // ONNXC_LIB_IMPORTER_NODEADAPTERS_H
