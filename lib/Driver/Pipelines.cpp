@@ -31,6 +31,7 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm) {
 void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));

@@ -218,6 +218,22 @@ private:
 // Opsets and types
 //===----------------------------------------------------------------------===//
 
+/// libonnx's Reshape 4->5 adapter turns the `shape` attribute into a Constant
+/// without dims: a rank-0 tensor holding several values, which can only mean
+/// a 1-D one.
+static void repairConvertedConstants(onnx::GraphProto &graph) {
+  for (onnx::NodeProto &node : *graph.mutable_node())
+    for (onnx::AttributeProto &attr : *node.mutable_attribute()) {
+      if (node.op_type() == "Constant" && attr.has_t()) {
+        onnx::TensorProto &t = *attr.mutable_t();
+        if (t.dims_size() == 0 && t.int64_data_size() > 1)
+          t.add_dims(t.int64_data_size());
+      }
+      if (attr.has_g())
+        repairConvertedConstants(*attr.mutable_g());
+    }
+}
+
 static bool graphNeedsConversion(const onnx::GraphProto &graph, int opset) {
   for (const onnx::NodeProto &node : graph.node()) {
     if (!node.domain().empty() && node.domain() != "ai.onnx")
@@ -271,6 +287,7 @@ LogicalResult ModelImporter::normaliseOpsets() {
     };
     restore(*converted.mutable_graph()->mutable_input());
     restore(*converted.mutable_graph()->mutable_output());
+    repairConvertedConstants(*converted.mutable_graph());
     model.Swap(&converted);
   } catch (const std::exception &e) {
     emitError(fileLoc()) << "cannot convert the model from opset " << opset
@@ -996,7 +1013,7 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
   if (!unsupported.empty()) {
     InFlightDiagnostic diag = emitError(fileLoc());
     diag << "the model uses " << unsupported.size()
-         << " operator(s) that onnxc does not support:";
+         << " operator(s) not supported by onnxc:";
     for (auto &[key, entry] : unsupported) {
       diag << "\n  " << key << " (" << entry.reason << "), used by "
            << entry.nodes.size() << " node(s): ";

@@ -356,3 +356,54 @@ EXPORT void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs) {
   }
   free(outputs);
 }
+
+/* MLIR's memref.copy of strided (non-contiguous) memrefs lowers to a call
+ * of this function (the signature of MLIR's CRunnerUtils memrefCopy); the
+ * compiled model links it from here instead of from libmlir_c_runner_utils.
+ * Descriptors: allocated, aligned, offset, sizes[rank], strides[rank]. */
+typedef struct {
+  int64_t rank;
+  void *descriptor;
+} onnxc_unranked_memref;
+
+void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
+                onnxc_unranked_memref *dst) {
+  int64_t rank = src->rank;
+  const int64_t *s = (const int64_t *)src->descriptor;
+  const int64_t *d = (const int64_t *)dst->descriptor;
+  char *src_base, *dst_base;
+  memcpy(&src_base, &s[1], sizeof(char *));
+  memcpy(&dst_base, &d[1], sizeof(char *));
+  src_base += s[2] * elem_size;
+  dst_base += d[2] * elem_size;
+  if (rank == 0) {
+    memcpy(dst_base, src_base, (size_t)elem_size);
+    return;
+  }
+  const int64_t *sizes = &s[3], *src_strides = &s[3 + rank],
+                *dst_strides = &d[3 + rank];
+  for (int64_t i = 0; i < rank; ++i)
+    if (sizes[i] == 0)
+      return;
+  int64_t index[64] = {0};
+  if (rank > 64)
+    abort();
+  int64_t src_off = 0, dst_off = 0;
+  for (;;) {
+    memcpy(dst_base + dst_off * elem_size, src_base + src_off * elem_size,
+           (size_t)elem_size);
+    int64_t axis = rank - 1;
+    for (; axis >= 0; --axis) {
+      ++index[axis];
+      src_off += src_strides[axis];
+      dst_off += dst_strides[axis];
+      if (index[axis] < sizes[axis])
+        break;
+      src_off -= src_strides[axis] * sizes[axis];
+      dst_off -= dst_strides[axis] * sizes[axis];
+      index[axis] = 0;
+    }
+    if (axis < 0)
+      return;
+  }
+}

@@ -94,8 +94,39 @@ int main(int argc, char **argv) {
   onnxc::registerAllDialects(registry);
   MLIRContext context(registry);
   context.disableMultithreading();
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  // Diagnostics name the ONNX node (the NameLoc the importer gives every
+  // op) and the model file: "model.onnx: node 'conv1': error: ...".
+  ScopedDiagnosticHandler diagHandler(&context, [](Diagnostic &diag) {
+    auto describe = [](Location loc) {
+      std::string node, file;
+      loc->walk([&](Location l) {
+        if (auto name = dyn_cast<NameLoc>(l); name && node.empty())
+          node = name.getName().str();
+        if (auto flc = dyn_cast<FileLineColLoc>(l); flc && file.empty())
+          file = flc.getFilename().str();
+        return WalkResult::advance();
+      });
+      std::string prefix = file.empty() ? "onnxc" : file;
+      if (!node.empty())
+        prefix += ": node '" + node + "'";
+      return prefix;
+    };
+    auto print = [&](Diagnostic &d) {
+      StringRef severity = d.getSeverity() == DiagnosticSeverity::Error
+                               ? "error"
+                           : d.getSeverity() == DiagnosticSeverity::Warning
+                               ? "warning"
+                               : d.getSeverity() == DiagnosticSeverity::Note
+                                     ? "note"
+                                     : "remark";
+      llvm::errs() << describe(d.getLocation()) << ": " << severity << ": "
+                   << d.str() << "\n";
+    };
+    print(diag);
+    for (Diagnostic &note : diag.getNotes())
+      print(note);
+    return success();
+  });
 
   onnxc::ImportOptions options;
   options.onnxShapeInference = !noONNXShapeInference;

@@ -81,6 +81,7 @@ struct ConvertONNXToLinalgPass
     populateSoftmaxPatterns(converter, patterns);
     populateReductionPatterns(converter, patterns);
     populateTensorPatterns(converter, patterns);
+    populateControlFlowPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -42,6 +42,8 @@ void populateReductionPatterns(const TypeConverter &converter,
                                RewritePatternSet &patterns);
 void populateTensorPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+void populateControlFlowPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
@@ -104,6 +106,118 @@ FailureOr<SmallVector<int64_t>> getConstantIntValues(Value v);
 inline int64_t normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
+
+//===----------------------------------------------------------------------===//
+// Reduction family helpers (Common.cpp; used by Reduction.cpp and
+// Normalization.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Combines one element `x` into the accumulator `acc` of a reduction.
+using ReduceCombiner =
+    function_ref<Value(OpBuilder &b, Location loc, Value x, Value acc)>;
+
+/// Reduces `input` over the sorted, distinct `axes` with a linalg.generic
+/// into a tensor of the kept dims (in order) whose element type is `init`'s.
+/// Every result element starts as `init`, so empty reductions give it.
+Value buildReduction(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> axes, Value init,
+                     ReduceCombiner combine);
+
+/// Inserts unit dims at the sorted `axes` of `reduced` (a tensor of the kept
+/// dims), giving the keepdims form of rank `rank`.
+Value expandReducedDims(OpBuilder &b, Location loc, Value reduced,
+                        ArrayRef<int64_t> axes, int64_t rank);
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement helpers (Tensor.cpp; used by Tensor.cpp, Gather.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Gathers, scatters, TopK, NonZero, ... (Gather.cpp); called by
+/// populateTensorPatterns.
+void populateGatherScatterPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
+/// Element types that data-movement ops can lower (everything but strings).
+bool isMovableElementType(Type t);
+
+/// Index arithmetic that folds constants as it builds.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+  IndexMath(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+  Value c(int64_t v) const;
+  Value v(OpFoldResult ofr) const;
+  Value add(Value x, Value y) const;
+  Value sub(Value x, Value y) const;
+  Value mul(Value x, Value y) const;
+  Value div(Value x, Value y) const; // signed, rounds toward zero
+  Value rem(Value x, Value y) const; // signed
+  Value min(Value x, Value y) const;
+  Value max(Value x, Value y) const;
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) const;
+  Value select(Value c, Value x, Value y) const;
+  Value clamp(Value x, Value lo, Value hi) const;
+  /// i < 0 ? i + n : i (ONNX's negative indices).
+  Value wrapNegative(Value i, Value n) const;
+};
+
+/// An integer (or float) scalar as an index; `onnxType` gives signedness.
+Value scalarToIndex(OpBuilder &b, Location loc, Value v, Type onnxType);
+/// The only element of a 0-D or one-element tensor.
+Value extractScalar(OpBuilder &b, Location loc, Value tensor);
+/// The elements of a 0-D or 1-D integer tensor of static length as index
+/// values: constants when `original` is constant, extracted at run time
+/// otherwise. Fails when the length is not static.
+FailureOr<SmallVector<OpFoldResult>> readIndexList(OpBuilder &b, Location loc,
+                                                   Value converted,
+                                                   Value original);
+
+/// Builds one element from the output indices and the elements of the
+/// generic's inputs.
+using IndexedBodyBuilder = function_ref<Value(
+    OpBuilder &b, Location loc, ValueRange ivs, ValueRange args)>;
+/// A linalg.generic producing a `type` tensor (dynamic sizes from `sizes`),
+/// reading `inputs` through `inputMaps` (identity where absent).
+Value buildIndexedGeneric(OpBuilder &b, Location loc, RankedTensorType type,
+                          ArrayRef<OpFoldResult> sizes, ValueRange inputs,
+                          ArrayRef<AffineMap> inputMaps,
+                          IndexedBodyBuilder body);
+
+/// Reshapes `src` (row-major order kept) to `dstType` whose dynamic dims
+/// are given by `sizes`, with tensor.collapse_shape/expand_shape.
+Value reshapeTo(OpBuilder &b, Location loc, Value src,
+                RankedTensorType dstType, ArrayRef<OpFoldResult> sizes);
+
+//===----------------------------------------------------------------------===//
+// Conv / Pooling family helpers (Common.cpp; used by Conv.cpp, Pooling.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The geometry of a sliding window over the spatial dims of an
+/// N x C x D1 x ... x Dn tensor, as ONNX's Conv and pooling ops define it.
+struct SlidingWindow {
+  SmallVector<int64_t> kernel, strides, dilations;
+  /// The padding ONNX defines (pads, or derived from auto_pad).
+  SmallVector<OpFoldResult> padLow, padHigh;
+  /// padHigh, enlarged so that the padded input covers every window (the
+  /// last ceil_mode window may run past padHigh).
+  SmallVector<OpFoldResult> padHighCovering;
+  /// The output's spatial sizes (from the result type where static).
+  SmallVector<OpFoldResult> outSizes;
+};
+
+/// Computes the window of `input` (a ranked N x C x spatial tensor) given
+/// the op's attributes (null ArrayAttrs take ONNX's defaults). Fails on an
+/// unknown auto_pad or attribute lengths that do not match the rank.
+FailureOr<SlidingWindow>
+computeSlidingWindow(OpBuilder &b, Location loc, Value input,
+                     RankedTensorType resultType, ArrayRef<int64_t> kernel,
+                     ArrayAttr strides, ArrayAttr dilations, ArrayAttr pads,
+                     StringRef autoPad, bool ceilMode);
+
+/// `input` padded with `value` on its spatial dims by padLow and
+/// padHighCovering (no op when both are zero).
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 const SlidingWindow &window, Value value);
 
 } // namespace mlir::onnxc
 

@@ -199,6 +199,39 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
       continue;
     types[resultIndex[value]] = convertTypeProto(op->getContext(), proto);
   }
+  // ONNX 1.12 gives Slice no shape when starts/ends are only known at run
+  // time; its rank is still the data's.
+  if (auto slice = dyn_cast<ONNXSliceOp>(op))
+    if (!isa_and_nonnull<RankedTensorType>(types[0]))
+      if (auto data = dyn_cast<RankedTensorType>(slice.getData().getType()))
+        types[0] = RankedTensorType::get(
+            SmallVector<int64_t>(data.getRank(), ShapedType::kDynamic),
+            data.getElementType());
+  // Loop: carried results keep the rank of their initial values, scan
+  // outputs have one more dim than what the body yields.
+  if (auto loop = dyn_cast<ONNXLoopOp>(op)) {
+    auto dynamicOfRank = [](Type t, int extra) -> Type {
+      auto r = dyn_cast<RankedTensorType>(t);
+      if (!r)
+        return nullptr;
+      return RankedTensorType::get(
+          SmallVector<int64_t>(r.getRank() + extra, ShapedType::kDynamic),
+          r.getElementType());
+    };
+    unsigned numCarried = loop.getVInitial().size();
+    Operation *yield = loop.getBody().front().getTerminator();
+    for (unsigned i = 0; i < op->getNumResults(); ++i) {
+      if (isa_and_nonnull<RankedTensorType>(types[i]))
+        continue;
+      Type t = i < numCarried
+                   ? dynamicOfRank(loop.getVInitial()[i].getType(), 0)
+                   : (yield && 1 + i < yield->getNumOperands()
+                          ? dynamicOfRank(yield->getOperand(1 + i).getType(), 1)
+                          : Type());
+      if (t)
+        types[i] = t;
+    }
+  }
   return types;
 }
 

@@ -2,7 +2,8 @@
 //
 // The generated operators (ONNXOps.gen.td) plus the hand-written ops that
 // ONNX has no operator for (region terminators). Operators of opsets newer
-// than the schema registry the generator reads go into ONNXOpsNew.td.
+// than the schema registry the generator reads are to be added here, by hand
+// (see docs/AddingAnOperator.md).
 //
 //===----------------------------------------------------------------------===//
 

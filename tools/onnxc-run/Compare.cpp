@@ -1,0 +1,109 @@
+//===- Compare.cpp - Compare an output with its expected value ------------===//
+
+#include "Compare.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace onnxc::runner {
+
+std::string indexString(const std::vector<int64_t> &shape, int64_t index) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    int64_t d = shape[i] > 0 ? shape[i] : 1;
+    idx[i] = index % d;
+    index /= d;
+  }
+  return shapeString(idx);
+}
+
+Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
+                          double rtol, double atol) {
+  Comparison c;
+  if (actual.dtype() != expected.dtype()) {
+    c.pass = false;
+    c.mismatch = "dtype " + dtypeName(actual.dtype()) + ", expected " +
+                 dtypeName(expected.dtype());
+    return c;
+  }
+  if (actual.shape() != expected.shape()) {
+    c.pass = false;
+    c.mismatch = "shape " + shapeString(actual.shape()) + ", expected " +
+                 shapeString(expected.shape());
+    return c;
+  }
+  int32_t dtype = actual.dtype();
+  int64_t n = actual.numElements();
+  c.numElements = n;
+  const double inf = std::numeric_limits<double>::infinity();
+  auto bad = [&](int64_t i, double a, double e) {
+    if (c.numBad++ == 0) {
+      c.firstBad = i;
+      c.firstActual = a;
+      c.firstExpected = e;
+    }
+  };
+  auto track = [&](double a, double e) {
+    double diff = std::fabs(a - e);
+    double rel = e != 0 ? diff / std::fabs(e) : (diff > 0 ? inf : 0);
+    c.maxAbsError = std::max(c.maxAbsError, diff);
+    c.maxRelError = std::max(c.maxRelError, rel);
+    return diff;
+  };
+
+  bool nanMismatch = false;
+  if (isFloatingPoint(dtype)) {
+    int64_t parts = isComplex(dtype) ? 2 : 1;
+    for (int64_t i = 0; i < n * parts; ++i) {
+      double a = readAsDouble(dtype, actual.data(), i);
+      double e = readAsDouble(dtype, expected.data(), i);
+      if (std::isnan(a) || std::isnan(e)) {
+        if (!(std::isnan(a) && std::isnan(e))) {
+          nanMismatch = true;
+          bad(i / parts, a, e);
+        }
+        continue;
+      }
+      if (std::isinf(a) || std::isinf(e)) {
+        if (a != e) {
+          c.maxAbsError = inf;
+          c.maxRelError = inf;
+          bad(i / parts, a, e);
+        }
+        continue;
+      }
+      double diff = track(a, e);
+      if (!(diff <= atol + rtol * std::fabs(e)))
+        bad(i / parts, a, e);
+    }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      bool aUnsigned, eUnsigned;
+      uint64_t a = readInteger(dtype, actual.data(), i, aUnsigned);
+      uint64_t e = readInteger(dtype, expected.data(), i, eUnsigned);
+      double ad = aUnsigned ? double(a) : double(int64_t(a));
+      double ed = eUnsigned ? double(e) : double(int64_t(e));
+      track(ad, ed);
+      if (a != e)
+        bad(i, ad, ed);
+    }
+  }
+  // As numpy reports it: a NaN against a number is a NaN difference.
+  if (nanMismatch)
+    c.maxAbsError = c.maxRelError = std::numeric_limits<double>::quiet_NaN();
+  c.pass = c.numBad == 0;
+  return c;
+}
+
+bool identical(const HostTensor &a, const onnxc_tensor &b) {
+  if (a.dtype() != b.dtype || int32_t(a.shape().size()) != b.rank)
+    return false;
+  for (int32_t i = 0; i < b.rank; ++i)
+    if (a.shape()[i] != b.shape[i])
+      return false;
+  return a.sizeInBytes() == 0 ||
+         std::memcmp(a.data(), b.data, a.sizeInBytes()) == 0;
+}
+
+} // namespace onnxc::runner

@@ -1,0 +1,43 @@
+//===- Compare.h - Compare an output with its expected value ----*- C++ -*-===//
+//
+// The ONNX backend test rule (numpy.testing.assert_allclose): element-wise
+// |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN, an
+// infinity only equal to itself; integers and bools compared exactly; dtype
+// and shape must match. Complex numbers compare their real and imaginary
+// parts separately.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_TOOLS_ONNXC_RUN_COMPARE_H
+#define ONNXC_TOOLS_ONNXC_RUN_COMPARE_H
+
+#include "Tensor.h"
+
+#include <string>
+
+namespace onnxc::runner {
+
+struct Comparison {
+  bool pass = true;
+  /// Set when dtype or shape differ; the numbers below are then unset.
+  std::string mismatch;
+  double maxAbsError = 0;
+  double maxRelError = 0;
+  int64_t numElements = 0;
+  int64_t numBad = 0;
+  int64_t firstBad = -1; // flat index
+  double firstActual = 0, firstExpected = 0;
+};
+
+Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
+                          double rtol, double atol);
+
+/// "[1,2]": the multi-index of flat `index` in `shape`.
+std::string indexString(const std::vector<int64_t> &shape, int64_t index);
+
+/// Bitwise equality of dtype, shape and bytes.
+bool identical(const HostTensor &a, const onnxc_tensor &b);
+
+} // namespace onnxc::runner
+
+#endif // ONNXC_TOOLS_ONNXC_RUN_COMPARE_H

@@ -1,0 +1,134 @@
+//===- CompiledModel.cpp - A model library loaded with dlopen -------------===//
+
+#include "CompiledModel.h"
+
+#include <dlfcn.h>
+
+namespace onnxc::runner {
+
+std::string ValueInfo::describe() const {
+  std::string s = name + ": " + dtypeName(dtype) + "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i)
+      s += ",";
+    if (dims[i] >= 0)
+      s += std::to_string(dims[i]);
+    else
+      s += dimNames[i].empty() ? "?" : dimNames[i];
+  }
+  return s + "]";
+}
+
+void OutputSet::reset() {
+  if (tensors && freeFn)
+    freeFn(tensors, count);
+  tensors = nullptr;
+  count = 0;
+}
+
+CompiledModel::~CompiledModel() {
+  // Keep the library loaded: its strings may still be referenced, and
+  // unloading a library with thread-local state at exit gains nothing.
+}
+
+template <typename Fn>
+static bool resolve(void *handle, const char *symbol, Fn &fn,
+                    std::string &error) {
+  fn = reinterpret_cast<Fn>(dlsym(handle, symbol));
+  if (fn)
+    return true;
+  error = std::string("the library does not export ") + symbol +
+          " (is it an onnxc-compiled model?)";
+  return false;
+}
+
+static std::string str(const char *s) { return s ? s : ""; }
+
+bool CompiledModel::load(const std::string &path, std::string &error) {
+  // A bare file name would make dlopen search the library path.
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    error = str(dlerror());
+    return false;
+  }
+  if (!resolve(handle, "onnxc_api_version", apiVersion, error) ||
+      !resolve(handle, "onnxc_num_inputs", numInputs, error) ||
+      !resolve(handle, "onnxc_num_outputs", numOutputs, error) ||
+      !resolve(handle, "onnxc_input_name", inputName, error) ||
+      !resolve(handle, "onnxc_input_dtype", inputDtype, error) ||
+      !resolve(handle, "onnxc_input_rank", inputRank, error) ||
+      !resolve(handle, "onnxc_input_dim", inputDim, error) ||
+      !resolve(handle, "onnxc_input_dim_name", inputDimName, error) ||
+      !resolve(handle, "onnxc_output_name", outputName, error) ||
+      !resolve(handle, "onnxc_output_dtype", outputDtype, error) ||
+      !resolve(handle, "onnxc_output_rank", outputRank, error) ||
+      !resolve(handle, "onnxc_output_dim", outputDim, error) ||
+      !resolve(handle, "onnxc_output_dim_name", outputDimName, error) ||
+      !resolve(handle, "onnxc_run", runFn, error) ||
+      !resolve(handle, "onnxc_free_outputs", freeOutputs, error) ||
+      !resolve(handle, "onnxc_last_error", lastError, error))
+    return false;
+  int version = apiVersion();
+  if (version != ONNXC_API_VERSION) {
+    error = "the library implements onnxc API version " +
+            std::to_string(version) + "; onnxc-run speaks version " +
+            std::to_string(ONNXC_API_VERSION);
+    return false;
+  }
+
+  auto readSignature = [&](int count, auto nameOf, auto dtypeOf, auto rankOf,
+                           auto dimOf, auto dimNameOf, const char *what,
+                           std::vector<ValueInfo> &infos) {
+    if (count < 0) {
+      error = std::string("the library reports a negative number of ") + what;
+      return false;
+    }
+    for (int i = 0; i < count; ++i) {
+      ValueInfo info;
+      info.name = str(nameOf(i));
+      info.dtype = dtypeOf(i);
+      int rank = rankOf(i);
+      if (rank < 0) {
+        error = std::string(what) + " " + std::to_string(i) +
+                " has a negative rank";
+        return false;
+      }
+      for (int a = 0; a < rank; ++a) {
+        int64_t d = dimOf(i, a);
+        info.dims.push_back(d < 0 ? -1 : d);
+        info.dimNames.push_back(d < 0 ? str(dimNameOf(i, a)) : "");
+      }
+      infos.push_back(std::move(info));
+    }
+    return true;
+  };
+  return readSignature(numInputs(), inputName, inputDtype, inputRank, inputDim,
+                       inputDimName, "inputs", inputs_) &&
+         readSignature(numOutputs(), outputName, outputDtype, outputRank,
+                       outputDim, outputDimName, "outputs", outputs_);
+}
+
+onnxc_status CompiledModel::run(const std::vector<onnxc_tensor> &inputs,
+                                OutputSet &outputs, std::string &error) const {
+  outputs.reset();
+  onnxc_tensor *result = nullptr;
+  size_t count = 0;
+  onnxc_status status = runFn(inputs.empty() ? nullptr : inputs.data(),
+                              inputs.size(), &result, &count);
+  if (status != ONNXC_OK) {
+    error = str(lastError());
+    if (error.empty())
+      error = "onnxc_run failed with status " + std::to_string(status) +
+              " and no message";
+    if (result) // the contract says NULL; do not leak if it is not
+      freeOutputs(result, count);
+    return status;
+  }
+  outputs.freeFn = freeOutputs;
+  outputs.tensors = result;
+  outputs.count = count;
+  return status;
+}
+
+} // namespace onnxc::runner

@@ -1,0 +1,249 @@
+//===- Tensor.cpp - Host tensors and element types for onnxc-run ----------===//
+
+#include "Tensor.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace onnxc::runner {
+
+size_t elementSize(int32_t dtype) {
+  switch (dtype) {
+  case ONNXC_BOOL:
+  case ONNXC_INT8:
+  case ONNXC_UINT8:
+    return 1;
+  case ONNXC_INT16:
+  case ONNXC_UINT16:
+  case ONNXC_FLOAT16:
+  case ONNXC_BFLOAT16:
+    return 2;
+  case ONNXC_INT32:
+  case ONNXC_UINT32:
+  case ONNXC_FLOAT:
+    return 4;
+  case ONNXC_INT64:
+  case ONNXC_UINT64:
+  case ONNXC_DOUBLE:
+  case ONNXC_COMPLEX64:
+    return 8;
+  case ONNXC_COMPLEX128:
+    return 16;
+  default:
+    return 0;
+  }
+}
+
+std::string dtypeName(int32_t dtype) {
+  switch (dtype) {
+  case ONNXC_FLOAT:
+    return "float32";
+  case ONNXC_UINT8:
+    return "uint8";
+  case ONNXC_INT8:
+    return "int8";
+  case ONNXC_UINT16:
+    return "uint16";
+  case ONNXC_INT16:
+    return "int16";
+  case ONNXC_INT32:
+    return "int32";
+  case ONNXC_INT64:
+    return "int64";
+  case ONNXC_STRING:
+    return "string";
+  case ONNXC_BOOL:
+    return "bool";
+  case ONNXC_FLOAT16:
+    return "float16";
+  case ONNXC_DOUBLE:
+    return "float64";
+  case ONNXC_UINT32:
+    return "uint32";
+  case ONNXC_UINT64:
+    return "uint64";
+  case ONNXC_COMPLEX64:
+    return "complex64";
+  case ONNXC_COMPLEX128:
+    return "complex128";
+  case ONNXC_BFLOAT16:
+    return "bfloat16";
+  default:
+    return "dtype(" + std::to_string(dtype) + ")";
+  }
+}
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      s += ",";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+int64_t numElements(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d < 0 ? 0 : d;
+  return n;
+}
+
+bool isFloatingPoint(int32_t dtype) {
+  return dtype == ONNXC_FLOAT || dtype == ONNXC_DOUBLE ||
+         dtype == ONNXC_FLOAT16 || dtype == ONNXC_BFLOAT16 || isComplex(dtype);
+}
+
+bool isComplex(int32_t dtype) {
+  return dtype == ONNXC_COMPLEX64 || dtype == ONNXC_COMPLEX128;
+}
+
+static uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+static float bitsFloat(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = uint32_t(h & 0x8000) << 16;
+  uint32_t exp = (h >> 10) & 0x1f;
+  uint32_t mant = h & 0x3ff;
+  if (exp == 0) {
+    float v = std::ldexp(float(mant), -24);
+    return sign ? -v : v;
+  }
+  if (exp == 31)
+    return bitsFloat(sign | 0x7f800000u | (mant << 13));
+  return bitsFloat(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+
+uint16_t floatToHalf(float value) {
+  uint32_t x = floatBits(value);
+  uint16_t sign = (x >> 16) & 0x8000;
+  uint32_t absx = x & 0x7fffffffu;
+  if (absx >= 0x7f800000u) // inf, nan (keep it a quiet nan)
+    return sign | 0x7c00 |
+           (absx > 0x7f800000u ? 0x200 | ((absx >> 13) & 0x3ff) : 0);
+  if (absx >= 0x477ff000u) // 65520 and above round to inf
+    return sign | 0x7c00;
+  if (absx < 0x38800000u) { // below 2^-14: a subnormal half, m * 2^-24
+    float scaled = bitsFloat(absx) * 16777216.0f;
+    return sign | uint16_t(std::nearbyint(scaled));
+  }
+  uint32_t h = (((absx >> 23) - 127 + 15) << 10) | ((absx & 0x7fffff) >> 13);
+  uint32_t rest = absx & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h; // a carry into the exponent is still the right encoding
+  return sign | uint16_t(h);
+}
+
+float bfloat16ToFloat(uint16_t bits) { return bitsFloat(uint32_t(bits) << 16); }
+
+uint16_t floatToBFloat16(float value) {
+  uint32_t x = floatBits(value);
+  if ((x & 0x7fffffffu) > 0x7f800000u)
+    return uint16_t((x >> 16) | 0x40);
+  x += 0x7fff + ((x >> 16) & 1);
+  return uint16_t(x >> 16);
+}
+
+template <typename T> static T load(const void *data, int64_t index) {
+  T v;
+  std::memcpy(&v, static_cast<const unsigned char *>(data) + index * sizeof(T),
+              sizeof(T));
+  return v;
+}
+
+double readAsDouble(int32_t dtype, const void *data, int64_t index) {
+  switch (dtype) {
+  case ONNXC_FLOAT:
+  case ONNXC_COMPLEX64:
+    return load<float>(data, index);
+  case ONNXC_DOUBLE:
+  case ONNXC_COMPLEX128:
+    return load<double>(data, index);
+  case ONNXC_FLOAT16:
+    return halfToFloat(load<uint16_t>(data, index));
+  case ONNXC_BFLOAT16:
+    return bfloat16ToFloat(load<uint16_t>(data, index));
+  default: {
+    bool isUnsigned;
+    uint64_t v = readInteger(dtype, data, index, isUnsigned);
+    return isUnsigned ? double(v) : double(int64_t(v));
+  }
+  }
+}
+
+uint64_t readInteger(int32_t dtype, const void *data, int64_t index,
+                     bool &isUnsigned) {
+  isUnsigned = true;
+  switch (dtype) {
+  case ONNXC_BOOL:
+    return load<uint8_t>(data, index) != 0;
+  case ONNXC_UINT8:
+    return load<uint8_t>(data, index);
+  case ONNXC_UINT16:
+    return load<uint16_t>(data, index);
+  case ONNXC_UINT32:
+    return load<uint32_t>(data, index);
+  case ONNXC_UINT64:
+    return load<uint64_t>(data, index);
+  default:
+    break;
+  }
+  isUnsigned = false;
+  switch (dtype) {
+  case ONNXC_INT8:
+    return uint64_t(int64_t(load<int8_t>(data, index)));
+  case ONNXC_INT16:
+    return uint64_t(int64_t(load<int16_t>(data, index)));
+  case ONNXC_INT32:
+    return uint64_t(int64_t(load<int32_t>(data, index)));
+  case ONNXC_INT64:
+    return uint64_t(load<int64_t>(data, index));
+  default:
+    return 0;
+  }
+}
+
+void HostTensor::Free::operator()(void *p) const { std::free(p); }
+
+HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape)
+    : dtype_(dtype), shape_(std::move(shape)) {
+  size_ = size_t(runner::numElements(shape_)) * elementSize(dtype_);
+  // Never a null pointer, even for an empty tensor: the library may insist.
+  size_t alloc = (size_ + 63) / 64 * 64;
+  data_.reset(
+      static_cast<unsigned char *>(std::aligned_alloc(64, alloc ? alloc : 64)));
+  std::memset(data_.get(), 0, alloc ? alloc : 64);
+}
+
+onnxc_tensor HostTensor::view() const {
+  static const int64_t noDims[1] = {0};
+  onnxc_tensor t;
+  t.dtype = dtype_;
+  t.rank = int32_t(shape_.size());
+  t.shape = shape_.empty() ? noDims : shape_.data();
+  t.data = data_.get();
+  return t;
+}
+
+HostTensor copyTensor(const onnxc_tensor &tensor) {
+  std::vector<int64_t> shape;
+  for (int32_t i = 0; i < tensor.rank; ++i)
+    shape.push_back(tensor.shape[i]);
+  HostTensor copy(tensor.dtype, std::move(shape));
+  if (copy.sizeInBytes() && tensor.data)
+    std::memcpy(copy.data(), tensor.data, copy.sizeInBytes());
+  return copy;
+}
+
+} // namespace onnxc::runner

@@ -1,0 +1,89 @@
+//===- Tensor.h - Host tensors and element types for onnxc-run --*- C++ -*-===//
+//
+// A dense row-major tensor owned by onnxc-run (inputs read from files,
+// expected values, copies of outputs), and what onnxc-run knows about each
+// ONNX element type: its size, its name and how to read an element as a
+// number.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_TOOLS_ONNXC_RUN_TENSOR_H
+#define ONNXC_TOOLS_ONNXC_RUN_TENSOR_H
+
+#include "onnxc/Runtime/onnxc_runtime.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace onnxc::runner {
+
+/// Bytes per element of an ONNX element type; 0 for types onnxc-run cannot
+/// hold densely (strings, unknown numbers).
+size_t elementSize(int32_t dtype);
+
+/// numpy-style name of an element type ("float32", "int64", "bool", ...), or
+/// "dtype(N)" for one onnxc-run does not know.
+std::string dtypeName(int32_t dtype);
+
+/// "[2,3]" ("[]" for a scalar).
+std::string shapeString(const std::vector<int64_t> &shape);
+
+/// Number of elements of a shape (1 for a scalar). Negative dims count as 0.
+int64_t numElements(const std::vector<int64_t> &shape);
+
+bool isFloatingPoint(int32_t dtype);
+bool isComplex(int32_t dtype);
+
+float halfToFloat(uint16_t bits);
+uint16_t floatToHalf(float value);
+float bfloat16ToFloat(uint16_t bits);
+uint16_t floatToBFloat16(float value);
+
+/// Element `index` of a buffer of `dtype` as a double (integers beyond 2^53
+/// lose precision; use readInteger to compare them exactly). For complex
+/// types `index` counts the real and imaginary parts separately.
+double readAsDouble(int32_t dtype, const void *data, int64_t index);
+
+/// Element `index` of an integer or bool buffer; `isUnsigned` says how to
+/// read the result.
+uint64_t readInteger(int32_t dtype, const void *data, int64_t index,
+                     bool &isUnsigned);
+
+/// A dense row-major tensor with a 64-byte aligned buffer.
+class HostTensor {
+public:
+  HostTensor() = default;
+  HostTensor(int32_t dtype, std::vector<int64_t> shape);
+
+  int32_t dtype() const { return dtype_; }
+  const std::vector<int64_t> &shape() const { return shape_; }
+  int64_t numElements() const { return runner::numElements(shape_); }
+  size_t sizeInBytes() const { return size_; }
+  void *data() { return data_.get(); }
+  const void *data() const { return data_.get(); }
+
+  /// Reinterprets the elements as another type of the same size.
+  void reinterpretAs(int32_t dtype) { dtype_ = dtype; }
+
+  /// The view passed to onnxc_run; valid while this tensor lives.
+  onnxc_tensor view() const;
+
+private:
+  struct Free {
+    void operator()(void *p) const;
+  };
+  int32_t dtype_ = 0;
+  std::vector<int64_t> shape_;
+  size_t size_ = 0;
+  std::unique_ptr<unsigned char, Free> data_;
+};
+
+/// Copies a tensor returned by the library into a HostTensor.
+HostTensor copyTensor(const onnxc_tensor &tensor);
+
+} // namespace onnxc::runner
+
+#endif // ONNXC_TOOLS_ONNXC_RUN_TENSOR_H

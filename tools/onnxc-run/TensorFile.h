@@ -1,0 +1,34 @@
+//===- TensorFile.h - .npy and TensorProto files for onnxc-run --*- C++ -*-===//
+//
+// Reads tensors from numpy .npy files (format versions 1-3, little-endian, C
+// order) and from serialized onnx.TensorProto .pb files (raw_data or the
+// typed fields), and writes TensorProto files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_TOOLS_ONNXC_RUN_TENSORFILE_H
+#define ONNXC_TOOLS_ONNXC_RUN_TENSORFILE_H
+
+#include "Tensor.h"
+
+#include <string>
+
+namespace onnxc::runner {
+
+/// Reads `path` by its extension (.npy, else TensorProto). On failure returns
+/// false and sets `error` (which names the file). `name` receives the
+/// TensorProto's name ("" for .npy).
+bool readTensorFile(const std::string &path, HostTensor &tensor,
+                    std::string &name, std::string &error);
+
+bool readNpy(const std::string &path, HostTensor &tensor, std::string &error);
+bool readTensorProto(const std::string &path, HostTensor &tensor,
+                     std::string &name, std::string &error);
+
+/// Writes `tensor` as a TensorProto with raw_data.
+bool writeTensorProto(const std::string &path, const std::string &name,
+                      const HostTensor &tensor, std::string &error);
+
+} // namespace onnxc::runner
+
+#endif // ONNXC_TOOLS_ONNXC_RUN_TENSORFILE_H

@@ -1,0 +1,417 @@
+#!/usr/bin/env python3
+"""Conformance sweep: compiles and runs every model of the ONNX backend suites.
+
+For each suite (Debian's ONNX 1.12 copy and the ONNX 1.23 copy in
+../shared/onnx-backend-tests) every `<folder>/<test>/model.onnx` is compiled
+with `onnxc model.onnx -o model.so`, and every `test_data_set_*` of the test is
+run with `onnxc-run model.so --inputs DIR --expected-dir DIR --rtol R --atol A`.
+The light/ models (`light_X.onnx` + `light_X_output_0.pb`, no input file) are
+run on the input the ONNX backend runner made their reference output from
+(`onnxc-run --ramp-inputs`: element i of n is i/n) and checked the same way.
+
+Status of a test (one line `STATUS suite/folder/test [detail]` each in the
+report file):
+  PASS           compiled, and every data set matches within tolerance
+  FAIL           compiled, but an output differs (detail starts "mismatch")
+                 or onnxc-run could not run it (detail starts "run error")
+  UNSUPPORTED    onnxc failed with "not supported" (or "does not support")
+                 in its diagnostic
+  COMPILE_ERROR  onnxc failed otherwise (or wrote no library)
+  CRASH          onnxc or onnxc-run was killed by a signal
+  TIMEOUT        onnxc (--timeout) or onnxc-run (--run-timeout) took too long
+  SKIP           nothing to run (Debian's real/ holds download links only)
+
+Tolerances are the ONNX backend runner's: rtol 1e-3, atol 1e-7, a test's
+data.json may say otherwise, and the overrides that onnx's own reference
+backend test passes (onnx/test/test_backend_reference.py) apply to the tests
+it names (TOLERANCE_OVERRIDES below).
+
+The checked-in lists `test/conformance/<suite>.passing` name the tests that
+pass today; a listed test that does not pass makes the sweep fail (exit 1).
+
+  utils/conformance.py                          # check both suites
+  utils/conformance.py --suite onnx-1.23 --filter 'node/test_(add|sub)'
+  utils/conformance.py --update                 # rewrite the lists
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SUITES = {
+    "onnx-1.12": "/usr/share/libonnx-testdata/data",
+    "onnx-1.23": os.path.join(os.path.dirname(ROOT), "shared", "onnx-backend-tests"),
+}
+STATUSES = ["PASS", "FAIL", "UNSUPPORTED", "COMPILE_ERROR", "CRASH", "TIMEOUT", "SKIP"]
+
+DEFAULT_RTOL = 1e-3
+DEFAULT_ATOL = 1e-7
+# test name: {"rtol": R, "atol": A}, as onnx/test/test_backend_reference.py
+# passes them to the backend test runner (test_kwargs; atol 1e-6 is its Linux
+# value for the DFT tests).
+TOLERANCE_OVERRIDES = {
+    "test_dft": {"atol": 1e-6},
+    "test_dft_axis": {"atol": 1e-6},
+    "test_dft_axis_opset19": {"atol": 1e-6},
+    "test_dft_inverse": {"atol": 1e-6},
+    "test_dft_inverse_opset19": {"atol": 1e-6},
+    "test_dft_opset19": {"atol": 1e-6},
+    "test_celu_bfloat16_expanded": {"rtol": 1e-2, "atol": 1e-2},
+}
+
+
+class Test:
+    def __init__(self, suite, name, model, data_sets, light_outputs=None, rtol=None, atol=None):
+        self.suite = suite
+        self.name = name  # folder/test
+        self.model = model  # None: nothing to run
+        self.data_sets = data_sets
+        self.light_outputs = light_outputs  # light/: the expected output files
+        self.rtol = rtol
+        self.atol = atol
+
+    @property
+    def full_name(self):
+        return self.suite + "/" + self.name
+
+
+def find_tests(suite, root, rtol, atol):
+    tests = []
+    for folder in sorted(os.listdir(root)):
+        path = os.path.join(root, folder)
+        if not os.path.isdir(path):
+            continue
+        for entry in sorted(os.listdir(path)):
+            p = os.path.join(path, entry)
+            if os.path.isdir(p):
+                r, a = rtol, atol
+                data_json = os.path.join(p, "data.json")
+                if os.path.exists(data_json):
+                    with open(data_json) as f:
+                        data = json.load(f)
+                    r, a = data.get("rtol", r), data.get("atol", a)
+                override = TOLERANCE_OVERRIDES.get(entry, {})
+                r, a = override.get("rtol", r), override.get("atol", a)
+                m = os.path.join(p, "model.onnx")
+                data_sets = sorted(glob.glob(os.path.join(p, "test_data_set_*")),
+                                   key=lambda d: int(d.rsplit("_", 1)[1])
+                                   if d.rsplit("_", 1)[1].isdigit() else 0)
+                tests.append(Test(suite, folder + "/" + entry,
+                                  m if os.path.exists(m) else None, data_sets, rtol=r, atol=a))
+            elif entry.endswith(".onnx"):
+                stem = p[:-5]
+                outputs = []
+                while os.path.exists("%s_output_%d.pb" % (stem, len(outputs))):
+                    outputs.append("%s_output_%d.pb" % (stem, len(outputs)))
+                tests.append(Test(suite, folder + "/" + entry[:-5], p, [], light_outputs=outputs,
+                                  rtol=rtol, atol=atol))
+    return tests
+
+
+class Processes:
+    """The running child processes, killed as a group on timeout or Ctrl-C."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.live = set()
+        self.stopping = False
+
+    def run(self, cmd, timeout):
+        """Returns (returncode or None on timeout, stdout, stderr)."""
+        with self.lock:
+            if self.stopping:
+                raise KeyboardInterrupt
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 errors="replace", start_new_session=True)
+            self.live.add(p)
+        try:
+            try:
+                out, err = p.communicate(timeout=timeout)
+                return p.returncode, out, err
+            except subprocess.TimeoutExpired:
+                self.kill(p)
+                out, err = p.communicate()
+                return None, out, err
+        finally:
+            with self.lock:
+                self.live.discard(p)
+
+    @staticmethod
+    def kill(p):
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def kill_all(self):
+        with self.lock:
+            self.stopping = True
+            for p in list(self.live):
+                self.kill(p)
+
+
+def signal_name(rc):
+    try:
+        return signal.Signals(-rc).name
+    except ValueError:
+        return "signal %d" % -rc
+
+
+def one_line(text, *strip):
+    for s in strip:
+        if s:
+            text = text.replace(s + "/", "").replace(s, "")
+    text = " | ".join(l.strip() for l in text.splitlines() if l.strip())
+    return text[:400] + ("..." if len(text) > 400 else "")
+
+
+# onnxc's words for a model feature it cannot handle yet (the backend says
+# "'onnx.X' is not supported", the importer "uses operator(s) that onnxc does
+# not support", the runtime interface "which the runtime does not support").
+UNSUPPORTED_RE = re.compile(r"not supported|does not support")
+# What the unsupported-feature histogram counts: an op name if there is one.
+OP_RE = re.compile(r"'(onnx\.\w+)'|\b([\w.]+::\w+-\d+)")
+
+
+def compile_message(err):
+    """The diagnostic of a failed compile: the first error (with its note
+    lines), preferring one that says what is unsupported."""
+    lines = [l for l in err.splitlines() if l.strip()]
+    starts = [i for i, l in enumerate(lines) if "error:" in l] or [0]
+    first = next((i for i in starts if UNSUPPORTED_RE.search(lines[i])), starts[0])
+    block = lines[first:first + 1]
+    for l in lines[first + 1:first + 4]:
+        if "error:" in l or "note: see current operation" in l:  # IR dumps
+            break
+        block.append(l)
+    return "\n".join(block)
+
+
+def unsupported_features(detail):
+    ops = [a or b for a, b in OP_RE.findall(detail)]
+    return sorted(set(ops)) or [re.sub(r"^.*?error:\s*", "", detail).split(" | ")[0][:100]]
+
+
+def run_test(test, args, procs, tmp_root):
+    if test.model is None:
+        return "SKIP", "no model.onnx (download link only)"
+    if test.light_outputs is not None and not test.light_outputs:
+        return "SKIP", "no reference output"
+    if test.light_outputs is None and not test.data_sets:
+        return "SKIP", "no test_data_set"
+    test_dir = os.path.dirname(test.model)
+    work = tempfile.mkdtemp(prefix=test.name.replace("/", "_") + ".", dir=tmp_root)
+    try:
+        lib = os.path.join(work, "model.so")
+        rc, out, err = procs.run([args.onnxc, test.model, "-o", lib], args.timeout)
+        if rc is None:
+            return "TIMEOUT", "onnxc: compile took more than %ds" % args.timeout
+        if rc < 0:
+            msg = one_line(compile_message(err), work, test_dir)
+            return "CRASH", "onnxc: %s%s" % (signal_name(rc), (": " + msg) if msg else "")
+        if rc != 0:
+            status = "UNSUPPORTED" if UNSUPPORTED_RE.search(err) else "COMPILE_ERROR"
+            msg = one_line(compile_message(err), work, test_dir) or "exit %d" % rc
+            return status, msg
+        if not os.path.exists(lib):
+            return "COMPILE_ERROR", "onnxc exited 0 but wrote no %s" % os.path.basename(lib)
+
+        tolerance = ["--rtol", repr(test.rtol), "--atol", repr(test.atol)]
+        if test.light_outputs is not None:
+            expected = os.path.join(work, "expected")
+            os.mkdir(expected)
+            for k, f in enumerate(test.light_outputs):
+                os.symlink(f, os.path.join(expected, "output_%d.pb" % k))
+            runs = [("ramp input", [args.onnxc_run, lib, "--ramp-inputs",
+                                    "--expected-dir", expected] + tolerance)]
+        else:
+            runs = [(os.path.basename(d), [args.onnxc_run, lib, "--inputs", d,
+                                           "--expected-dir", d] + tolerance)
+                    for d in test.data_sets]
+        for label, cmd in runs:
+            rc, out, err = procs.run(cmd, args.run_timeout)
+            if rc is None:
+                return "TIMEOUT", "%s: onnxc-run took more than %ds" % (label, args.run_timeout)
+            if rc < 0:
+                return "CRASH", "%s: onnxc-run: %s" % (label, signal_name(rc))
+            if rc == 1:
+                # The failing outputs with their first bad element; the
+                # summary line only when it says more (a count mismatch).
+                lines = out.splitlines()
+                bad = [l.strip() for i, l in enumerate(lines)
+                       if (": FAIL" in l and not l.startswith("result:")) or
+                       l.startswith("FAIL:") or
+                       (i > 0 and ": FAIL" in lines[i - 1] and l.startswith("  "))]
+                if not bad:
+                    bad = [l for l in lines if l.startswith("result: FAIL")]
+                return "FAIL", "mismatch: %s: %s" % (label, one_line("\n".join(bad[:4]), work))
+            if rc != 0:
+                return "FAIL", "run error: %s: %s" % (
+                    label, one_line(err, work, test_dir) or "onnxc-run exit %d" % rc)
+        return "PASS", ""
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def read_list(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [l.strip() for l in f if l.strip() and not l.startswith("#")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--onnxc", default=os.path.join(ROOT, "build", "bin", "onnxc"))
+    ap.add_argument("--onnxc-run", default=os.path.join(ROOT, "build", "bin", "onnxc-run"))
+    ap.add_argument("--suite", action="append", choices=sorted(SUITES))
+    ap.add_argument("--filter", metavar="REGEX",
+                    help="run only the tests whose suite/folder/test name matches (re.search)")
+    ap.add_argument("--update", action="store_true",
+                    help="rewrite the checked-in lists of passing tests (with --filter, only "
+                         "the entries of the tests that ran change)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=300, help="seconds per compile")
+    ap.add_argument("--run-timeout", type=int, default=120, help="seconds per onnxc-run")
+    ap.add_argument("--rtol", type=float, default=DEFAULT_RTOL,
+                    help="default relative tolerance (per-test overrides still apply)")
+    ap.add_argument("--atol", type=float, default=DEFAULT_ATOL,
+                    help="default absolute tolerance (per-test overrides still apply)")
+    ap.add_argument("--report", default=os.path.join(ROOT, "build", "conformance-results.txt"),
+                    help="write every result line to this file (default: %(default)s)")
+    args = ap.parse_args()
+
+    for tool in (args.onnxc, args.onnxc_run):
+        if not os.access(tool, os.X_OK):
+            print("error: %s is not an executable (build it, or pass --onnxc/--onnxc-run)" % tool,
+                  file=sys.stderr)
+            return 2
+    args.onnxc = os.path.abspath(args.onnxc)
+    args.onnxc_run = os.path.abspath(args.onnxc_run)
+    pattern = re.compile(args.filter) if args.filter else None
+
+    start = time.time()
+    suites = []
+    tests = []
+    for suite in args.suite or sorted(SUITES):
+        root = SUITES[suite]
+        if not os.path.isdir(root):
+            print("%s: %s not found, skipped" % (suite, root))
+            continue
+        found = [t for t in find_tests(suite, root, args.rtol, args.atol)
+                 if not pattern or pattern.search(t.full_name)]
+        suites.append((suite, root))
+        tests.extend(found)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+    procs = Processes()
+    results = {}
+    progress = sys.stderr.isatty()
+    tmp_root = tempfile.mkdtemp(prefix="onnxc-conformance.")
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            futures = {pool.submit(run_test, t, args, procs, tmp_root): t for t in tests}
+            try:
+                for n, f in enumerate(concurrent.futures.as_completed(futures), 1):
+                    t = futures[f]
+                    results[t.full_name] = f.result()
+                    if progress:
+                        print("\r[%d/%d] %-60.60s" % (n, len(tests), t.full_name), end="",
+                              file=sys.stderr, flush=True)
+            except KeyboardInterrupt:
+                procs.kill_all()
+                for f in futures:
+                    f.cancel()
+                print("\ninterrupted", file=sys.stderr)
+                return 130
+    finally:
+        shutil.rmtree(tmp_root, ignore_errors=True)
+    if progress:
+        print("\r" + " " * 80 + "\r", end="", file=sys.stderr)
+
+    report = []
+    regressions = []
+    for suite, root in suites:
+        suite_tests = [t for t in tests if t.suite == suite]
+        per_folder = collections.OrderedDict()
+        unsupported = collections.Counter()
+        for t in suite_tests:
+            status, detail = results[t.full_name]
+            folder = t.name.split("/")[0]
+            per_folder.setdefault(folder, collections.Counter())[status] += 1
+            report.append("%s %s%s" % (status, t.full_name, (" " + detail) if detail else ""))
+            if status == "UNSUPPORTED":
+                unsupported.update(unsupported_features(detail))
+
+        listfile = os.path.join(ROOT, "test", "conformance", suite + ".passing")
+        listed = read_list(listfile)
+        ran = {t.name: results[t.full_name][0] for t in suite_tests}
+        for name in listed:
+            if name in ran and ran[name] != "PASS":
+                regressions.append("%s/%s: %s %s" % (suite, name, *results[suite + "/" + name]))
+        new = [n for n, s in ran.items() if s == "PASS" and n not in listed]
+
+        print("%s (%s)" % (suite, root))
+        total = collections.Counter()
+        for folder, c in per_folder.items():
+            total.update(c)
+            print_counts(folder, c)
+        print_counts("total", total)
+        if unsupported:
+            print("  most frequent unsupported ops (tests that need them):")
+            for msg, n in unsupported.most_common(12):
+                print("    %5d  %s" % (n, msg[:110]))
+        if new and not args.update:
+            print("  %d passing test(s) not in %s (--update adds them)"
+                  % (len(new), os.path.relpath(listfile, ROOT)))
+
+        if args.update:
+            keep = [n for n in listed if n not in ran]  # outside --filter
+            passing = sorted(set(keep) | {n for n, s in ran.items() if s == "PASS"})
+            os.makedirs(os.path.dirname(listfile), exist_ok=True)
+            with open(listfile, "w") as f:
+                f.write("# Tests of the %s suite that compile, run and match their reference\n"
+                        "# output; kept by utils/conformance.py --update. A listed test that does\n"
+                        "# not pass is a regression.\n" % suite)
+                for name in passing:
+                    f.write(name + "\n")
+
+    if args.report:
+        os.makedirs(os.path.dirname(os.path.abspath(args.report)), exist_ok=True)
+        with open(args.report, "w") as f:
+            f.write("\n".join(report) + ("\n" if report else ""))
+        print("results: %s" % args.report)
+    print("wall time: %.1fs (%d tests, %d jobs)" % (time.time() - start, len(tests), args.jobs))
+    if regressions and not args.update:
+        print("\nREGRESSIONS: %d listed test(s) no longer pass:" % len(regressions))
+        for l in regressions:
+            print("  " + l)
+        return 1
+    return 0
+
+
+def print_counts(folder, c):
+    ran = sum(n for s, n in c.items() if s != "SKIP")
+    others = "  ".join("%s %d" % (s, c[s]) for s in STATUSES[1:] if c[s])
+    print("  %-18s %5d/%-5d pass (%5.1f%%)  %s" % (
+        folder, c["PASS"], ran, 100.0 * c["PASS"] / max(1, ran), others))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# run-tests.sh - Builds onnxc and runs every test suite.
+#
+#   utils/run-tests.sh
+#
+# Runs utils/setup.sh (packages, configure, build), then each suite in turn,
+# even after one failed, and prints a summary. Exits non-zero when the build
+# or any suite fails. Each suite's output is also kept in
+# build/test-logs/<suite>.log.
+#
+# Environment: ONNXC_BUILD_DIR (default: <repo>/build), ONNXC_JOBS (default 2).
+
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${ONNXC_BUILD_DIR:-$ROOT/build}"
+JOBS="${ONNXC_JOBS:-2}"
+LOCK=/tmp/onnxc-build.lock
+# Debian's python3-onnx belongs to the system interpreter.
+PYTHON=/usr/bin/python3
+LOG_DIR="$BUILD_DIR/test-logs"
+
+if ! "$ROOT/utils/setup.sh"; then
+  echo "run-tests: FAILED: setup/build (utils/setup.sh)" >&2
+  exit 1
+fi
+mkdir -p "$LOG_DIR"
+
+SUMMARY=()
+FAILED=0
+
+# suite NAME SUMMARY-REGEX COMMAND...
+# Runs COMMAND, logs its output to $LOG_DIR/NAME.log and records PASS/FAIL;
+# the log lines matching SUMMARY-REGEX are repeated in the summary.
+suite() {
+  local name=$1 pattern=$2 start=$SECONDS status
+  shift 2
+  echo
+  echo "=== $name: $* ==="
+  "$@" 2>&1 | tee "$LOG_DIR/$name.log"
+  if [ "${PIPESTATUS[0]}" -eq 0 ]; then status=PASS; else status=FAIL; FAILED=1; fi
+  SUMMARY+=("$(printf '%-14s %s  (%ds, log: %s)' "$name" "$status" \
+                $((SECONDS - start)) "$LOG_DIR/$name.log")")
+  if [ -n "$pattern" ]; then
+    while IFS= read -r line; do
+      SUMMARY+=("                 $line")
+    done < <(grep -E "$pattern" "$LOG_DIR/$name.log" | sed -E 's/^ +//; s/ +/ /g')
+  fi
+}
+
+skip() {
+  SUMMARY+=("$(printf '%-14s SKIP  (%s)' "$1" "$2")")
+}
+
+#===------------------------------------------------------------------------===#
+# The suites. A new suite is one more `suite` line.
+#===------------------------------------------------------------------------===#
+
+# lit (FileCheck tests of onnxc and onnx-mlir-opt) and the GoogleTest unit
+# tests; check-onnxc builds what they need first, hence the build lock.
+if ninja -C "$BUILD_DIR" -t query check-onnxc >/dev/null 2>&1; then
+  suite check-onnxc '^ *(Passed|Failed|Unsupported|Expectedly Failed|Unresolved|Timed Out)[^:]*: |^ +onnxc[-a-z]* :: ' \
+    flock "$LOCK" ninja -C "$BUILD_DIR" -j "$JOBS" check-onnxc
+else
+  skip check-onnxc "the build has no check-onnxc target"
+fi
+
+# Every model of both ONNX backend suites imports and verifies; a model
+# listed in test/import-sweep/*.passing that fails is a regression. The
+# shared lock keeps builds from relinking onnxc while the sweep runs it.
+suite import-sweep '^onnx-[0-9.]+ |^ *total |^REGRESSIONS' \
+  flock -s "$LOCK" \
+  "$PYTHON" "$ROOT/utils/import_sweep.py" --onnxc "$BUILD_DIR/bin/onnxc" \
+  --report "$LOG_DIR/import-sweep-results.txt"
+
+# Next: numerical conformance on the backend suites (compile, run, compare),
+# once the CPU backend exists:
+#   suite conformance '<its summary lines>' \
+#     flock -s "$LOCK" "$PYTHON" "$ROOT/utils/conformance.py" ...
+
+#===------------------------------------------------------------------------===#
+
+echo
+echo "=== Summary ==="
+printf '%s\n' "${SUMMARY[@]}"
+if [ "$FAILED" -ne 0 ]; then
+  echo "run-tests: FAILED"
+  exit 1
+fi
+echo "run-tests: all suites passed"
