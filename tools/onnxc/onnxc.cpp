@@ -94,6 +94,9 @@ int main(int argc, char **argv) {
   onnxc::registerAllDialects(registry);
   MLIRContext context(registry);
   context.disableMultithreading();
+  // Diagnostics name the node; dumping the op adds noise (and would print
+  // half-converted IR).
+  context.printOpOnDiagnostic(false);
   // Diagnostics name the ONNX node (the NameLoc the importer gives every
   // op) and the model file: "model.onnx: node 'conv1': error: ...".
   ScopedDiagnosticHandler diagHandler(&context, [](Diagnostic &diag) {

@@ -82,6 +82,7 @@ struct ConvertONNXToLinalgPass
     populateReductionPatterns(converter, patterns);
     populateTensorPatterns(converter, patterns);
     populateControlFlowPatterns(converter, patterns);
+    populateQuantizationPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -44,6 +44,8 @@ void populateTensorPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateControlFlowPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
+void populateQuantizationPatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)

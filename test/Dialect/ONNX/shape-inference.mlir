@@ -1,0 +1,266 @@
+// RUN: onnx-mlir-opt %s --split-input-file --onnx-shape-inference | FileCheck %s
+
+// Broadcasting: a dynamic dim broadcast against 1 stays dynamic; the
+// function's result type follows the refined value.
+// CHECK-LABEL: func.func @add_broadcast
+// CHECK-SAME: -> tensor<?x3x4xf32>
+// CHECK: %[[R:.+]] = "onnx.Add"(%{{.*}}, %{{.*}}) : (tensor<?x1x4xf32>, tensor<3x1xf32>) -> tensor<?x3x4xf32>
+// CHECK: return %[[R]] : tensor<?x3x4xf32>
+func.func @add_broadcast(%a: tensor<?x1x4xf32>, %b: tensor<3x1xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Add"(%a, %b) : (tensor<?x1x4xf32>, tensor<3x1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A dynamic dim broadcast against a static one takes the static size.
+// CHECK-LABEL: func.func @add_broadcast_static
+// CHECK: "onnx.Add"{{.*}} -> tensor<4x4xf32>
+func.func @add_broadcast_static(%a: tensor<?x4xf32>, %b: tensor<4x4xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Add"(%a, %b) : (tensor<?x4xf32>, tensor<4x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Unknown dims stay `?`, known ones are filled in.
+// CHECK-LABEL: func.func @add_partially_dynamic
+// CHECK: "onnx.Add"{{.*}} -> tensor<?x4xf32>
+func.func @add_partially_dynamic(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> tensor<?x?xf32> {
+  %0 = "onnx.Add"(%a, %b) : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// An unranked operand leaves the rank unknown.
+// CHECK-LABEL: func.func @add_unranked
+// CHECK: "onnx.Add"{{.*}} : (tensor<*xf32>, tensor<3xf32>) -> tensor<*xf32>
+func.func @add_unranked(%a: tensor<*xf32>, %b: tensor<3xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Add"(%a, %b) : (tensor<*xf32>, tensor<3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_batched
+// CHECK: "onnx.MatMul"{{.*}} -> tensor<?x2x5xf32>
+func.func @matmul_batched(%a: tensor<?x2x3xf32>, %b: tensor<3x5xf32>) -> tensor<*xf32> {
+  %0 = "onnx.MatMul"(%a, %b) : (tensor<?x2x3xf32>, tensor<3x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_strided_padded
+// CHECK: "onnx.Conv"{{.*}} -> tensor<?x8x16x16xf32>
+func.func @conv_strided_padded(%x: tensor<?x3x32x32xf32>, %w: tensor<8x3x3x3xf32>, %bias: tensor<8xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Conv"(%x, %w, %bias) <{pads = [1, 1, 1, 1], strides = [2, 2]}> : (tensor<?x3x32x32xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A constant shape operand is handed to the inference as data.
+// CHECK-LABEL: func.func @reshape_constant_shape
+// CHECK: %[[S:.+]] = "onnx.Constant"
+// CHECK: "onnx.Reshape"(%{{.*}}, %[[S]]) {{.*}} -> tensor<4x6xf32>
+func.func @reshape_constant_shape(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
+  %s = "onnx.Constant"() <{value = dense<[4, -1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Without data for the shape, nothing is learnt (ONNX 1.12 does not derive
+// the rank from the shape operand's length), and a type that is already more
+// precise than the inference is kept.
+// CHECK-LABEL: func.func @reshape_dynamic_shape
+// CHECK: "onnx.Reshape"{{.*}} -> tensor<*xf32>
+// CHECK: "onnx.Reshape"{{.*}} -> tensor<3x8xf32>
+func.func @reshape_dynamic_shape(%x: tensor<2x3x4xf32>, %s: tensor<2xi64>) -> (tensor<*xf32>, tensor<3x8xf32>) {
+  %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %1 = "onnx.Reshape"(%x, %s) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<3x8xf32>
+  return %0, %1 : tensor<*xf32>, tensor<3x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @transpose_perm
+// CHECK: "onnx.Transpose"{{.*}} -> tensor<4x?x3xf32>
+func.func @transpose_perm(%x: tensor<?x3x4xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Transpose"(%x) <{perm = [2, 0, 1]}> : (tensor<?x3x4xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Results feed the next op: Relu's refined type lets Transpose (default
+// perm: reversed) infer its shape.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[R:.+]] = "onnx.Relu"{{.*}} -> tensor<?x4xf32>
+// CHECK: "onnx.Transpose"(%[[R]]) : (tensor<?x4xf32>) -> tensor<4x?xf32>
+func.func @chain(%a: tensor<?x4xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Relu"(%a) : (tensor<?x4xf32>) -> tensor<*xf32>
+  %1 = "onnx.Transpose"(%0) : (tensor<*xf32>) -> tensor<*xf32>
+  return %1 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @concat_variadic
+// CHECK: "onnx.Concat"{{.*}} -> tensor<?x8xf32>
+func.func @concat_variadic(%a: tensor<?x3xf32>, %b: tensor<?x5xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Concat"(%a, %b) <{axis = 1 : i64}> : (tensor<?x3xf32>, tensor<?x5xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @gather_axis0
+// CHECK: "onnx.Gather"{{.*}} -> tensor<2x3x?xf32>
+func.func @gather_axis0(%d: tensor<10x?xf32>, %i: tensor<2x3xi64>) -> tensor<*xf32> {
+  %0 = "onnx.Gather"(%d, %i) <{axis = 0 : i64}> : (tensor<10x?xf32>, tensor<2x3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @slice_constant
+// CHECK: "onnx.Slice"{{.*}} -> tensor<4x4xf32>
+func.func @slice_constant(%x: tensor<10x20xf32>) -> tensor<*xf32> {
+  %starts = "onnx.Constant"() <{value = dense<[1, 0]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %ends = "onnx.Constant"() <{value = dense<[9, 20]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %axes = "onnx.Constant"() <{value = dense<[0, 1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %steps = "onnx.Constant"() <{value = dense<[2, 5]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %0 = "onnx.Slice"(%x, %starts, %ends, %axes, %steps) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}> : (tensor<10x20xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Absent optional operands (axes, steps) keep their ONNX positions.
+// CHECK-LABEL: func.func @slice_without_axes
+// CHECK: "onnx.Slice"{{.*}} -> tensor<4x20xf32>
+func.func @slice_without_axes(%x: tensor<10x20xf32>) -> tensor<*xf32> {
+  %starts = "onnx.Constant"() <{value = dense<1> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %ends = "onnx.Constant"() <{value = dense<5> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %0 = "onnx.Slice"(%x, %starts, %ends) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<10x20xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Starts known only at run time: ONNX 1.12 gives no shape, but the rank is
+// the data's.
+// CHECK-LABEL: func.func @slice_dynamic_starts
+// CHECK: "onnx.Slice"{{.*}} -> tensor<?x?xf32>
+func.func @slice_dynamic_starts(%x: tensor<10x20xf32>, %starts: tensor<1xi64>) -> tensor<*xf32> {
+  %ends = "onnx.Constant"() <{value = dense<5> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %0 = "onnx.Slice"(%x, %starts, %ends) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>}> : (tensor<10x20xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @shape_of_dynamic
+// CHECK: "onnx.Shape"{{.*}} -> tensor<2xi64>
+// CHECK: "onnx.ConstantOfShape"{{.*}} -> tensor<3xi64>
+func.func @shape_of_dynamic(%a: tensor<?x4xf32>) -> (tensor<*xi64>, tensor<*xi64>) {
+  %0 = "onnx.Shape"(%a) : (tensor<?x4xf32>) -> tensor<*xi64>
+  %s = "onnx.Constant"() <{value = dense<3> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %1 = "onnx.ConstantOfShape"(%s) <{value = dense<1> : tensor<1xi64>}> : (tensor<1xi64>) -> tensor<*xi64>
+  return %0, %1 : tensor<*xi64>, tensor<*xi64>
+}
+
+// -----
+
+// Regions are inferred before the op that owns them; If merges its
+// branches.
+// CHECK-LABEL: func.func @if_regions
+// CHECK-SAME: -> tensor<2x3xf32>
+// CHECK: "onnx.If"
+// CHECK:   "onnx.Neg"{{.*}} -> tensor<2x3xf32>
+// CHECK:   onnx.Yield %{{.*}} : tensor<2x3xf32>
+// CHECK: }, {
+// CHECK:   "onnx.Relu"{{.*}} -> tensor<2x3xf32>
+// CHECK:   onnx.Yield %{{.*}} : tensor<2x3xf32>
+// CHECK: }) : (tensor<i1>) -> tensor<2x3xf32>
+func.func @if_regions(%c: tensor<i1>, %x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %0 = "onnx.If"(%c) ({
+    %1 = "onnx.Neg"(%x) : (tensor<2x3xf32>) -> tensor<*xf32>
+    onnx.Yield %1 : tensor<*xf32>
+  }, {
+    %2 = "onnx.Relu"(%x) : (tensor<2x3xf32>) -> tensor<*xf32>
+    onnx.Yield %2 : tensor<*xf32>
+  }) : (tensor<i1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Branches of different sizes: the dim where they disagree is dynamic.
+// CHECK-LABEL: func.func @if_branches_disagree
+// CHECK: }) : (tensor<i1>) -> tensor<?x3xf32>
+func.func @if_branches_disagree(%c: tensor<i1>, %x: tensor<2x3xf32>, %y: tensor<5x3xf32>) -> tensor<*xf32> {
+  %0 = "onnx.If"(%c) ({
+    onnx.Yield %x : tensor<2x3xf32>
+  }, {
+    onnx.Yield %y : tensor<5x3xf32>
+  }) : (tensor<i1>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// Loop: the scan output gains a leading dynamic (trip count) dim. The
+// loop-carried value may change shape across iterations (ONNX leaves it
+// unranked); it keeps the rank of its initial value.
+// CHECK-LABEL: func.func @loop_body
+// CHECK: "onnx.Add"{{.*}} -> tensor<2xf32>
+// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<?xf32>, tensor<?x2xf32>)
+func.func @loop_body(%m: tensor<i64>, %cond: tensor<i1>, %x: tensor<2xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %0:2 = "onnx.Loop"(%m, %cond, %x) <{operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>):
+    %1 = "onnx.Add"(%v, %v) : (tensor<2xf32>, tensor<2xf32>) -> tensor<*xf32>
+    onnx.Yield %c, %1, %1 : tensor<i1>, tensor<*xf32>, tensor<*xf32>
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scan_body
+// CHECK: }) : (tensor<2xf32>, tensor<5x2xf32>) -> (tensor<2xf32>, tensor<5x2xf32>)
+func.func @scan_body(%init: tensor<2xf32>, %xs: tensor<5x2xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %0:2 = "onnx.Scan"(%init, %xs) <{num_scan_inputs = 1 : i64}> ({
+  ^bb0(%s: tensor<2xf32>, %x: tensor<2xf32>):
+    %1 = "onnx.Add"(%s, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<*xf32>
+    onnx.Yield %1, %1 : tensor<*xf32>, tensor<*xf32>
+  }) : (tensor<2xf32>, tensor<5x2xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %0#0, %0#1 : tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+// Sequence element types are refined too.
+// CHECK-LABEL: func.func @sequence_construct
+// CHECK-SAME: -> !onnx.seq<tensor<?xf32>>
+// CHECK: "onnx.SequenceConstruct"{{.*}} -> !onnx.seq<tensor<?xf32>>
+func.func @sequence_construct(%a: tensor<2xf32>, %b: tensor<3xf32>) -> !onnx.seq<tensor<*xf32>> {
+  %0 = "onnx.SequenceConstruct"(%a, %b) : (tensor<2xf32>, tensor<3xf32>) -> !onnx.seq<tensor<*xf32>>
+  return %0 : !onnx.seq<tensor<*xf32>>
+}
+
+// -----
+
+// Attributes reach the inference under their ONNX names: Optional's `type`
+// is the op's `type_`.
+// CHECK-LABEL: func.func @optional_type_attribute
+// CHECK-SAME: -> !onnx.opt<tensor<2xf32>>
+// CHECK: "onnx.Optional"() <{type_ = tensor<2xf32>}> : () -> !onnx.opt<tensor<2xf32>>
+func.func @optional_type_attribute() -> !onnx.opt<tensor<*xf32>> {
+  %0 = "onnx.Optional"() <{type_ = tensor<2xf32>}> : () -> !onnx.opt<tensor<*xf32>>
+  return %0 : !onnx.opt<tensor<*xf32>>
+}
