@@ -300,3 +300,237 @@ FailureOr<SmallVector<int64_t>> mlir::onnxc::getConstantIntValues(Value v) {
   }
   return failure();
 }
+
+//===----------------------------------------------------------------------===//
+// Reduction family helpers (Reduction.cpp, Normalization.cpp)
+//===----------------------------------------------------------------------===//
+
+Value mlir::onnxc::buildReduction(OpBuilder &b, Location loc, Value input,
+                                  ArrayRef<int64_t> axes, Value init,
+                                  ReduceCombiner combine) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  MLIRContext *ctx = b.getContext();
+  SmallVector<OpFoldResult> dims = getDims(b, loc, input);
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (llvm::is_contained(axes, d)) {
+      iterators.push_back(utils::IteratorType::reduction);
+      continue;
+    }
+    iterators.push_back(utils::IteratorType::parallel);
+    shape.push_back(type.getDimSize(d));
+    sizes.push_back(dims[d]);
+    outExprs.push_back(getAffineDimExpr(d, ctx));
+  }
+  auto outType = RankedTensorType::get(shape, init.getType());
+  Value acc = createFilled(b, loc, outType, sizes, init);
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(rank),
+                              AffineMap::get(rank, 0, outExprs, ctx)};
+  auto generic = linalg::GenericOp::create(
+      b, loc, outType, input, acc, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, combine(nb, nloc, args[0], args[1]));
+      });
+  return generic.getResult(0);
+}
+
+Value mlir::onnxc::expandReducedDims(OpBuilder &b, Location loc, Value reduced,
+                                     ArrayRef<int64_t> axes, int64_t rank) {
+  auto type = cast<RankedTensorType>(reduced.getType());
+  SmallVector<OpFoldResult> dims = getDims(b, loc, reduced);
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  // Each kept dim takes the unit dims after it; leading unit dims join the
+  // first kept dim's group.
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices leading;
+  int64_t kept = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (llvm::is_contained(axes, d)) {
+      shape.push_back(1);
+      sizes.push_back(b.getIndexAttr(1));
+      if (groups.empty())
+        leading.push_back(d);
+      else
+        groups.back().push_back(d);
+      continue;
+    }
+    shape.push_back(type.getDimSize(kept));
+    sizes.push_back(dims[kept++]);
+    groups.push_back(leading);
+    groups.back().push_back(d);
+    leading.clear();
+  }
+  auto outType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, outType, reduced, groups,
+                                       sizes);
+}
+
+//===----------------------------------------------------------------------===//
+// Conv / Pooling family helpers (Conv.cpp, Pooling.cpp)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Index arithmetic on OpFoldResults that stays constant where it can.
+struct WindowMath {
+  OpBuilder &b;
+  Location loc;
+  OpFoldResult c(int64_t v) { return b.getIndexAttr(v); }
+  Value v(OpFoldResult x) { return getValueOrCreateConstantIndexOp(b, loc, x); }
+  template <typename OpTy>
+  OpFoldResult fold(OpFoldResult x, OpFoldResult y,
+                    function_ref<int64_t(int64_t, int64_t)> f) {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return c(f(*cx, *cy));
+    return OpTy::create(b, loc, v(x), v(y)).getResult();
+  }
+  OpFoldResult add(OpFoldResult x, OpFoldResult y) {
+    if (isConstantIntValue(y, 0))
+      return x;
+    return fold<arith::AddIOp>(x, y, [](int64_t p, int64_t q) { return p + q; });
+  }
+  OpFoldResult sub(OpFoldResult x, OpFoldResult y) {
+    if (isConstantIntValue(y, 0))
+      return x;
+    return fold<arith::SubIOp>(x, y, [](int64_t p, int64_t q) { return p - q; });
+  }
+  OpFoldResult mul(OpFoldResult x, int64_t y) {
+    if (y == 1)
+      return x;
+    return fold<arith::MulIOp>(x, c(y),
+                               [](int64_t p, int64_t q) { return p * q; });
+  }
+  OpFoldResult floorDiv(OpFoldResult x, int64_t y) {
+    if (y == 1)
+      return x;
+    return fold<arith::FloorDivSIOp>(x, c(y), [](int64_t p, int64_t q) {
+      return p >= 0 ? p / q : -((-p + q - 1) / q);
+    });
+  }
+  OpFoldResult ceilDiv(OpFoldResult x, int64_t y) {
+    if (y == 1)
+      return x;
+    return fold<arith::CeilDivSIOp>(x, c(y), [](int64_t p, int64_t q) {
+      return p >= 0 ? (p + q - 1) / q : -(-p / q);
+    });
+  }
+  OpFoldResult max(OpFoldResult x, OpFoldResult y) {
+    return fold<arith::MaxSIOp>(x, y,
+                                [](int64_t p, int64_t q) { return std::max(p, q); });
+  }
+};
+} // namespace
+
+FailureOr<SlidingWindow> mlir::onnxc::computeSlidingWindow(
+    OpBuilder &b, Location loc, Value input, RankedTensorType resultType,
+    ArrayRef<int64_t> kernel, ArrayAttr strides, ArrayAttr dilations,
+    ArrayAttr pads, StringRef autoPad, bool ceilMode) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t n = inputType.getRank() - 2;
+  if (n < 1 || int64_t(kernel.size()) != n || resultType.getRank() != n + 2)
+    return failure();
+  auto ints = [&](ArrayAttr attr, size_t size,
+                  int64_t dflt) -> FailureOr<SmallVector<int64_t>> {
+    if (!attr)
+      return SmallVector<int64_t>(size, dflt);
+    if (attr.size() != size)
+      return failure();
+    SmallVector<int64_t> values;
+    for (Attribute a : attr)
+      values.push_back(cast<IntegerAttr>(a).getInt());
+    return values;
+  };
+  SlidingWindow w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  auto s = ints(strides, n, 1), d = ints(dilations, n, 1);
+  auto p = ints(pads, 2 * n, 0);
+  if (failed(s) || failed(d) || failed(p))
+    return failure();
+  w.strides = *s;
+  w.dilations = *d;
+  if (llvm::any_of(w.strides, [](int64_t x) { return x < 1; }) ||
+      llvm::any_of(w.dilations, [](int64_t x) { return x < 1; }) ||
+      llvm::any_of(*p, [](int64_t x) { return x < 0; }) ||
+      llvm::any_of(kernel, [](int64_t x) { return x < 1; }))
+    return failure();
+  bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
+  if (!same && autoPad != "NOTSET" && autoPad != "VALID")
+    return failure();
+
+  WindowMath m{b, loc};
+  SmallVector<OpFoldResult> inSizes = getDims(b, loc, input);
+  for (int64_t i = 0; i < n; ++i) {
+    OpFoldResult in = inSizes[i + 2];
+    int64_t stride = w.strides[i];
+    int64_t effK = (kernel[i] - 1) * w.dilations[i] + 1;
+    OpFoldResult lo = m.c(0), hi = m.c(0), out;
+    if (!ShapedType::isDynamic(resultType.getDimSize(i + 2)))
+      out = m.c(resultType.getDimSize(i + 2));
+    if (same) {
+      // out = ceil(in / stride); the padding makes the windows reach it.
+      OpFoldResult sameOut = m.ceilDiv(in, stride);
+      if (!out)
+        out = sameOut;
+      OpFoldResult total = m.max(
+          m.c(0), m.sub(m.add(m.mul(m.sub(sameOut, m.c(1)), stride), m.c(effK)),
+                        in));
+      OpFoldResult half = m.floorDiv(total, 2);
+      lo = autoPad == "SAME_UPPER" ? half : m.sub(total, half);
+      hi = m.sub(total, lo);
+    } else if (autoPad == "NOTSET") {
+      lo = m.c((*p)[i]);
+      hi = m.c((*p)[i + n]);
+    }
+    if (!out) {
+      OpFoldResult span = m.sub(m.add(m.add(in, lo), hi), m.c(effK));
+      if (!ceilMode) {
+        out = m.add(m.floorDiv(span, stride), m.c(1));
+      } else {
+        // The last window must start inside the input or the low padding.
+        out = m.add(m.ceilDiv(span, stride), m.c(1));
+        OpFoldResult lastStart = m.mul(m.sub(out, m.c(1)), stride);
+        OpFoldResult limit = m.add(in, lo);
+        std::optional<int64_t> cs = getConstantIntValue(lastStart),
+                               cl = getConstantIntValue(limit);
+        if (cs && cl) {
+          if (*cs >= *cl)
+            out = m.sub(out, m.c(1));
+        } else {
+          Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                             m.v(lastStart), m.v(limit));
+          out = arith::SelectOp::create(b, loc, past,
+                                        m.v(m.sub(out, m.c(1))), m.v(out))
+                    .getResult();
+        }
+      }
+    }
+    // The padded input must hold (out - 1) * stride + effK elements.
+    OpFoldResult needed = m.add(m.mul(m.sub(out, m.c(1)), stride), m.c(effK));
+    OpFoldResult covering = m.max(hi, m.sub(m.sub(needed, in), lo));
+    w.padLow.push_back(lo);
+    w.padHigh.push_back(hi);
+    w.padHighCovering.push_back(covering);
+    w.outSizes.push_back(out);
+  }
+  return w;
+}
+
+Value mlir::onnxc::padSpatial(OpBuilder &b, Location loc, Value input,
+                              const SlidingWindow &window, Value value) {
+  auto allZero = [](ArrayRef<OpFoldResult> xs) {
+    return llvm::all_of(xs, [](OpFoldResult x) { return isConstantIntValue(x, 0); });
+  };
+  if (allZero(window.padLow) && allZero(window.padHighCovering))
+    return input;
+  SmallVector<OpFoldResult> low{b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> high = low;
+  llvm::append_range(low, window.padLow);
+  llvm::append_range(high, window.padHighCovering);
+  return tensor::PadOp::create(b, loc, Type(), input, low, high, value);
+}

@@ -1,14 +1,464 @@
-//===- Conv.cpp - Conv, ConvTranspose -> linalg ===//
+//===- Conv.cpp - Conv, ConvTranspose -> linalg ---------------------------===//
 //
-// Not written yet: registers no patterns, so these ops are reported as not
-// supported by the CPU backend.
+// Conv pads its input with tensor.pad and becomes a named linalg convolution
+// (conv_1d_ncw_fcw, conv_2d_nchw_fchw, conv_3d_ncdhw_fcdhw; the depthwise
+// forms when every group has one input and one output channel;
+// conv_2d_ngchw_gfchw for other groups in 2-D) or, where no named op fits
+// (groups in 1-D and 3-D), a linalg.generic of the same shape. The output
+// starts as the bias broadcast along the channels, so the convolution
+// accumulates onto it.
+//
+// ConvTranspose is the convolution of the stride-dilated, padded input with
+// the flipped kernel whose in/out channels are swapped.
 //
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
 using namespace mlir;
 using namespace mlir::onnxc;
 
+namespace {
+
+/// The kernel's spatial sizes: kernel_shape, or W's (static) spatial dims.
+FailureOr<SmallVector<int64_t>> getKernelShape(ArrayAttr kernelShape,
+                                               RankedTensorType wType) {
+  int64_t n = wType.getRank() - 2;
+  SmallVector<int64_t> kernel;
+  if (kernelShape) {
+    if (int64_t(kernelShape.size()) != n)
+      return failure();
+    for (Attribute a : kernelShape)
+      kernel.push_back(cast<IntegerAttr>(a).getInt());
+    return kernel;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (wType.isDynamicDim(i + 2))
+      return failure();
+    kernel.push_back(wType.getDimSize(i + 2));
+  }
+  return kernel;
+}
+
+/// The output tensor the convolution accumulates into: `bias` (1-D, the
+/// output channels) broadcast along dim 1, or `zero`.
+Value buildConvInit(OpBuilder &b, Location loc, RankedTensorType type,
+                    ArrayRef<OpFoldResult> sizes, Value bias, Value zero) {
+  if (!bias)
+    return createFilled(b, loc, type, sizes, zero);
+  Value empty = createEmpty(b, loc, type, sizes);
+  auto biasType = cast<RankedTensorType>(bias.getType());
+  if (biasType.getDimSize(0) != type.getDimSize(1))
+    bias = tensor::CastOp::create(
+        b, loc, RankedTensorType::get({type.getDimSize(1)},
+                                      biasType.getElementType()),
+        bias);
+  SmallVector<int64_t> dims{0};
+  for (int64_t i = 2; i < type.getRank(); ++i)
+    dims.push_back(i);
+  return linalg::BroadcastOp::create(b, loc, bias, empty, dims)->getResult(0);
+}
+
+/// Splits dim `dim` of `v` into (outer, inner); `inner` is static.
+Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
+               int64_t inner) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<OpFoldResult> sizes = getDims(b, loc, v);
+  SmallVector<int64_t> shape(type.getShape());
+  int64_t size = shape[dim];
+  int64_t outer = ShapedType::isDynamic(size) ? size : size / inner;
+  OpFoldResult outerSize = b.getIndexAttr(outer);
+  if (ShapedType::isDynamic(size))
+    outerSize = arith::DivSIOp::create(
+                    b, loc, getValueOrCreateConstantIndexOp(b, loc, sizes[dim]),
+                    arith::ConstantIndexOp::create(b, loc, inner))
+                    .getResult();
+  shape[dim] = outer;
+  shape.insert(shape.begin() + dim + 1, inner);
+  sizes[dim] = outerSize;
+  sizes.insert(sizes.begin() + dim + 1, b.getIndexAttr(inner));
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i < dim)
+      groups.push_back({i});
+    else if (i == dim)
+      groups.push_back({i, i + 1});
+    else
+      groups.push_back({i + 1});
+  }
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), v, groups,
+      sizes);
+}
+
+/// Merges dims `dim` and `dim + 1` of `v`.
+Value mergeDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
+  auto type = cast<RankedTensorType>(v.getType());
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (i == dim) {
+      groups.push_back({i, i + 1});
+      ++i;
+    } else {
+      groups.push_back({i});
+    }
+  }
+  return tensor::CollapseShapeOp::create(b, loc, v, groups);
+}
+
+/// A grouped convolution as a linalg.generic over the group-split forms:
+/// x (N, G, C/G, D...), w (G, M/G, C/G, K...), init (N, G, M/G, O...).
+Value buildGroupedConvGeneric(OpBuilder &b, Location loc, Value x, Value w,
+                              Value init, ArrayRef<int64_t> strides,
+                              ArrayRef<int64_t> dilations) {
+  int64_t n = strides.size();
+  MLIRContext *ctx = b.getContext();
+  // Loops: batch, group, out channel, out positions | in channel, kernel.
+  int64_t numLoops = 4 + 2 * n;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> xExprs{dim(0), dim(1), dim(3 + n)};
+  SmallVector<AffineExpr> wExprs{dim(1), dim(2), dim(3 + n)};
+  SmallVector<AffineExpr> outExprs{dim(0), dim(1), dim(2)};
+  for (int64_t i = 0; i < n; ++i) {
+    AffineExpr o = dim(3 + i), k = dim(4 + n + i);
+    xExprs.push_back(o * strides[i] + k * dilations[i]);
+    wExprs.push_back(k);
+    outExprs.push_back(o);
+  }
+  SmallVector<AffineMap> maps{AffineMap::get(numLoops, 0, xExprs, ctx),
+                              AffineMap::get(numLoops, 0, wExprs, ctx),
+                              AffineMap::get(numLoops, 0, outExprs, ctx)};
+  SmallVector<utils::IteratorType> iterators(3 + n,
+                                             utils::IteratorType::parallel);
+  iterators.append(1 + n, utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{x, w}, ValueRange{init}, maps,
+             iterators,
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+               Value sum = arith::AddFOp::create(nb, nloc, args[2], prod);
+               linalg::YieldOp::create(nb, nloc, sum);
+             })
+      .getResult(0);
+}
+
+/// Convolves the padded input `x` (N, C, D...) with `w` (M, C/G, K...) in
+/// `group` groups, accumulating into `init` (N, M, O...).
+FailureOr<Value> buildConv(OpBuilder &b, Location loc, Value x, Value w,
+                           Value init, ArrayRef<int64_t> strides,
+                           ArrayRef<int64_t> dilations, int64_t group) {
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto initType = cast<RankedTensorType>(init.getType());
+  int64_t n = strides.size();
+  Attribute s = b.getI64TensorAttr(strides), d = b.getI64TensorAttr(dilations);
+  SmallVector<Type> resultTypes{initType};
+  if (group == 1) {
+    SmallVector<Value> ins{x, w};
+    switch (n) {
+    case 1:
+      return linalg::Conv1DNcwFcwOp::create(b, loc, resultTypes, ins, init, s, d)
+          .getResult(0);
+    case 2:
+      return linalg::Conv2DNchwFchwOp::create(b, loc, resultTypes, ins, init, s,
+                                              d)
+          .getResult(0);
+    case 3:
+      return linalg::Conv3DNcdhwFcdhwOp::create(b, loc, resultTypes, ins, init,
+                                                s, d)
+          .getResult(0);
+    default:
+      return failure();
+    }
+  }
+  int64_t m = wType.getDimSize(0), cPerGroup = wType.getDimSize(1);
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(cPerGroup) ||
+      m % group != 0)
+    return failure();
+  auto xType = cast<RankedTensorType>(x.getType());
+  if (!xType.isDynamicDim(1) && xType.getDimSize(1) != cPerGroup * group)
+    return failure();
+  if (cPerGroup == 1 && m == group) {
+    // Depthwise: one input and one output channel per group.
+    Value kernel = mergeDims(b, loc, w, 0);
+    SmallVector<Value> ins{x, kernel};
+    switch (n) {
+    case 1:
+      return linalg::DepthwiseConv1DNcwCwOp::create(b, loc, resultTypes, ins,
+                                                    init, s, d)
+          .getResult(0);
+    case 2:
+      return linalg::DepthwiseConv2DNchwChwOp::create(b, loc, resultTypes, ins,
+                                                      init, s, d)
+          .getResult(0);
+    case 3:
+      return linalg::DepthwiseConv3DNcdhwCdhwOp::create(b, loc, resultTypes,
+                                                        ins, init, s, d)
+          .getResult(0);
+    default:
+      return failure();
+    }
+  }
+  Value xg = splitDim(b, loc, x, 1, cPerGroup);
+  Value wg = splitDim(b, loc, w, 0, m / group);
+  Value initg = splitDim(b, loc, init, 1, m / group);
+  Value result;
+  if (n == 2)
+    result = linalg::Conv2DNgchwGfchwOp::create(
+                 b, loc, TypeRange{initg.getType()}, ValueRange{xg, wg}, initg,
+                 s, d)
+                 .getResult(0);
+  else
+    result = buildGroupedConvGeneric(b, loc, xg, wg, initg, strides, dilations);
+  return mergeDims(b, loc, result, 1);
+}
+
+class ConvLowering : public OpConversionPattern<ONNXConvOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNXConvOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = getConvertedResultType(*getTypeConverter(), op);
+    auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto wType = dyn_cast<RankedTensorType>(adaptor.getW().getType());
+    if (!resultType || !xType || !wType)
+      return rewriter.notifyMatchFailure(op, "unranked operands or result");
+    int64_t rank = xType.getRank();
+    if (rank < 3 || rank > 5 || wType.getRank() != rank ||
+        resultType.getRank() != rank)
+      return rewriter.notifyMatchFailure(op, "only 1-D, 2-D and 3-D convs");
+    auto kernel = getKernelShape(op.getKernelShapeAttr(), wType);
+    if (failed(kernel))
+      return rewriter.notifyMatchFailure(op, "unknown kernel shape");
+    for (int64_t i = 0; i < rank - 2; ++i)
+      if (!wType.isDynamicDim(i + 2) && wType.getDimSize(i + 2) != (*kernel)[i])
+        return rewriter.notifyMatchFailure(op, "kernel_shape differs from W");
+    if (wType.isDynamicDim(0))
+      return rewriter.notifyMatchFailure(op, "dynamic output channels");
+    int64_t group = op.getGroup();
+    if (group < 1)
+      return rewriter.notifyMatchFailure(op, "group < 1");
+    Value bias = adaptor.getB();
+    if (bias) {
+      auto biasType = dyn_cast<RankedTensorType>(bias.getType());
+      if (!biasType || biasType.getRank() != 1)
+        return rewriter.notifyMatchFailure(op, "bias is not 1-D");
+    }
+
+    auto window = computeSlidingWindow(
+        rewriter, loc, adaptor.getX(), resultType, *kernel,
+        op.getStridesAttr(), op.getDilationsAttr(), op.getPadsAttr(),
+        op.getAutoPad(), /*ceilMode=*/false);
+    if (failed(window))
+      return rewriter.notifyMatchFailure(op, "invalid window attributes");
+    Type elementType = resultType.getElementType();
+    Value zero = createScalarConstant(rewriter, loc, elementType, 0);
+    Value x = padSpatial(rewriter, loc, adaptor.getX(), *window, zero);
+
+    SmallVector<OpFoldResult> sizes{
+        getDims(rewriter, loc, adaptor.getX())[0],
+        rewriter.getIndexAttr(wType.getDimSize(0))};
+    llvm::append_range(sizes, window->outSizes);
+    if (!resultType.isDynamicDim(1) &&
+        resultType.getDimSize(1) != wType.getDimSize(0))
+      return rewriter.notifyMatchFailure(op, "output channels differ from W");
+    auto initType = RankedTensorType::get(
+        [&] {
+          SmallVector<int64_t> shape(resultType.getShape());
+          shape[1] = wType.getDimSize(0);
+          return shape;
+        }(),
+        elementType);
+    Value init = buildConvInit(rewriter, loc, initType, sizes, bias, zero);
+    auto result = buildConv(rewriter, loc, x, adaptor.getW(), init,
+                            window->strides, window->dilations, group);
+    if (failed(result))
+      return rewriter.notifyMatchFailure(op, "unsupported grouping");
+    Value y = *result;
+    if (y.getType() != resultType)
+      y = tensor::CastOp::create(rewriter, loc, resultType, y);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// ConvTranspose: Y[n, m, o] = sum over i, k with o = i*s + k*d - pads_begin
+/// of X[n, c, i] * W[c, m, k]. That is the stride-1 convolution of X dilated
+/// by the stride and padded by effK - 1 - pads_begin in front, with W's
+/// channels swapped and its spatial dims reversed.
+class ConvTransposeLowering : public OpConversionPattern<ONNXConvTransposeOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNXConvTransposeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = getConvertedResultType(*getTypeConverter(), op);
+    auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto wType = dyn_cast<RankedTensorType>(adaptor.getW().getType());
+    if (!resultType || !xType || !wType)
+      return rewriter.notifyMatchFailure(op, "unranked operands or result");
+    int64_t rank = xType.getRank(), n = rank - 2;
+    if (rank < 3 || rank > 5 || wType.getRank() != rank ||
+        resultType.getRank() != rank)
+      return rewriter.notifyMatchFailure(op, "only 1-D, 2-D and 3-D convs");
+    // Static spatial sizes and channels; the batch may be dynamic.
+    for (int64_t i = 1; i < rank; ++i)
+      if (xType.isDynamicDim(i) || wType.isDynamicDim(i) ||
+          resultType.isDynamicDim(i))
+        return rewriter.notifyMatchFailure(op, "dynamic non-batch dims");
+    if (wType.isDynamicDim(0))
+      return rewriter.notifyMatchFailure(op, "dynamic input channels in W");
+    auto kernel = getKernelShape(op.getKernelShapeAttr(), wType);
+    if (failed(kernel))
+      return rewriter.notifyMatchFailure(op, "unknown kernel shape");
+    if (Value bias = adaptor.getB()) {
+      auto biasType = dyn_cast<RankedTensorType>(bias.getType());
+      if (!biasType || biasType.getRank() != 1)
+        return rewriter.notifyMatchFailure(op, "bias is not 1-D");
+    }
+    int64_t group = op.getGroup();
+    int64_t c = xType.getDimSize(1), mPerGroup = wType.getDimSize(1);
+    if (group < 1 || c % group != 0 || wType.getDimSize(0) != c ||
+        resultType.getDimSize(1) != mPerGroup * group)
+      return rewriter.notifyMatchFailure(op, "inconsistent channels");
+    for (int64_t i = 0; i < n; ++i)
+      if (wType.getDimSize(i + 2) != (*kernel)[i])
+        return rewriter.notifyMatchFailure(op, "kernel_shape differs from W");
+    auto ints = [&](ArrayAttr attr, int64_t size,
+                    int64_t dflt) -> FailureOr<SmallVector<int64_t>> {
+      if (!attr)
+        return SmallVector<int64_t>(size, dflt);
+      if (int64_t(attr.size()) != size)
+        return failure();
+      SmallVector<int64_t> v;
+      for (Attribute a : attr)
+        v.push_back(cast<IntegerAttr>(a).getInt());
+      return v;
+    };
+    auto strides = ints(op.getStridesAttr(), n, 1);
+    auto dilations = ints(op.getDilationsAttr(), n, 1);
+    auto outputPadding = ints(op.getOutputPaddingAttr(), n, 0);
+    auto pads = ints(op.getPadsAttr(), 2 * n, 0);
+    if (failed(strides) || failed(dilations) || failed(outputPadding) ||
+        failed(pads))
+      return rewriter.notifyMatchFailure(op, "attribute lengths");
+    StringRef autoPad = op.getAutoPad();
+    bool explicitShape = op.getOutputShapeAttr() != nullptr;
+    if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+        autoPad != "SAME_LOWER")
+      return rewriter.notifyMatchFailure(op, "unknown auto_pad");
+
+    // Per spatial dim: the padding in front of the (dilated) input.
+    SmallVector<int64_t> lowPad, highPad;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t s = (*strides)[i], d = (*dilations)[i];
+      if (s < 1 || d < 1)
+        return rewriter.notifyMatchFailure(op, "strides/dilations < 1");
+      int64_t in = xType.getDimSize(i + 2);
+      int64_t out = resultType.getDimSize(i + 2);
+      int64_t effK = ((*kernel)[i] - 1) * d + 1;
+      int64_t full = s * (in - 1) + (*outputPadding)[i] + effK;
+      int64_t begin;
+      if (explicitShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+        // ONNX: pads derive from the output size; SAME_UPPER puts the odd
+        // one at the end.
+        int64_t total = full - out;
+        begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+        if (total < 0)
+          begin = 0;
+      } else if (autoPad == "VALID") {
+        begin = 0;
+      } else {
+        begin = (*pads)[i];
+      }
+      int64_t low = effK - 1 - begin;
+      if (low < 0)
+        return rewriter.notifyMatchFailure(op, "pads larger than the kernel");
+      int64_t dilated = (in - 1) * s + 1;
+      // The conv reads (out - 1) + effK elements; beyond the input, zeros.
+      int64_t high = std::max<int64_t>(0, out - 1 + effK - low - dilated);
+      lowPad.push_back(low);
+      highPad.push_back(high);
+    }
+
+    Type elementType = resultType.getElementType();
+    Value zero = createScalarConstant(rewriter, loc, elementType, 0);
+    // The input, dilated by the strides and padded, in one insert_slice.
+    Value x = adaptor.getX();
+    SmallVector<OpFoldResult> xSizes = getDims(rewriter, loc, x);
+    SmallVector<int64_t> paddedShape{xType.getDimSize(0), c};
+    SmallVector<OpFoldResult> paddedSizes{xSizes[0], xSizes[1]};
+    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sliceStrides(2, rewriter.getIndexAttr(1));
+    bool trivial = true;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t in = xType.getDimSize(i + 2);
+      int64_t size = lowPad[i] + (in - 1) * (*strides)[i] + 1 + highPad[i];
+      paddedShape.push_back(size);
+      paddedSizes.push_back(rewriter.getIndexAttr(size));
+      offsets.push_back(rewriter.getIndexAttr(lowPad[i]));
+      sliceStrides.push_back(rewriter.getIndexAttr((*strides)[i]));
+      trivial &= (*strides)[i] == 1 && lowPad[i] == 0 && highPad[i] == 0;
+    }
+    if (!trivial) {
+      Value padded = createFilled(
+          rewriter, loc, RankedTensorType::get(paddedShape, elementType),
+          paddedSizes, zero);
+      x = tensor::InsertSliceOp::create(rewriter, loc, x, padded, offsets,
+                                        xSizes, sliceStrides);
+    }
+
+    // W (C, M/G, K...) -> (M, C/G, K...) with the kernel reversed.
+    SmallVector<int64_t> wShape{mPerGroup * group, c / group};
+    for (int64_t i = 0; i < n; ++i)
+      wShape.push_back((*kernel)[i]);
+    auto wOutType = RankedTensorType::get(wShape, elementType);
+    MLIRContext *ctx = rewriter.getContext();
+    // Output index (m, c', k...) reads W[g * C/G + c', m % (M/G), K-1-k...]
+    // with g = m / (M/G).
+    SmallVector<AffineExpr> wExprs;
+    AffineExpr m = getAffineDimExpr(0, ctx), cc = getAffineDimExpr(1, ctx);
+    wExprs.push_back(m.floorDiv(mPerGroup) * (c / group) + cc);
+    wExprs.push_back(m % mPerGroup);
+    for (int64_t i = 0; i < n; ++i)
+      wExprs.push_back((*kernel)[i] - 1 - getAffineDimExpr(i + 2, ctx));
+    Value wEmpty = createEmpty(rewriter, loc, wOutType, {});
+    Value w =
+        linalg::GenericOp::create(
+            rewriter, loc, wOutType, ValueRange{adaptor.getW()},
+            ValueRange{wEmpty},
+            SmallVector<AffineMap>{AffineMap::get(rank, 0, wExprs, ctx),
+                                   rewriter.getMultiDimIdentityMap(rank)},
+            SmallVector<utils::IteratorType>(rank,
+                                             utils::IteratorType::parallel),
+            [](OpBuilder &nb, Location nloc, ValueRange args) {
+              linalg::YieldOp::create(nb, nloc, args[0]);
+            })
+            .getResult(0);
+
+    SmallVector<OpFoldResult> sizes = getDims(rewriter, loc, x);
+    sizes.resize(1);
+    for (int64_t i = 1; i < rank; ++i)
+      sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(i)));
+    Value init =
+        buildConvInit(rewriter, loc, resultType, sizes, adaptor.getB(), zero);
+    SmallVector<int64_t> ones(n, 1);
+    auto result = buildConv(rewriter, loc, x, w, init, ones, *dilations, group);
+    if (failed(result))
+      return rewriter.notifyMatchFailure(op, "unsupported grouping");
+    rewriter.replaceOp(op, *result);
+    return success();
+  }
+};
+
+} // namespace
+
 void mlir::onnxc::populateConvPatterns(const TypeConverter &converter,
-                                 RewritePatternSet &patterns) {}
+                                       RewritePatternSet &patterns) {
+  patterns.add<ConvLowering, ConvTransposeLowering>(converter,
+                                                    patterns.getContext());
+}
