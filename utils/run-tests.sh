@@ -73,10 +73,13 @@ suite import-sweep '^onnx-[0-9.]+ |^ *total |^REGRESSIONS' \
   "$PYTHON" "$ROOT/utils/import_sweep.py" --onnxc "$BUILD_DIR/bin/onnxc" \
   --report "$LOG_DIR/import-sweep-results.txt"
 
-# Next: numerical conformance on the backend suites (compile, run, compare),
-# once the CPU backend exists:
-#   suite conformance '<its summary lines>' \
-#     flock -s "$LOCK" "$PYTHON" "$ROOT/utils/conformance.py" ...
+# Numerical conformance: compile, run and compare every backend test; a
+# test listed in test/conformance/*.passing that fails is a regression.
+suite conformance '^onnx-[0-9.]+ |^ *total |^REGRESSIONS' \
+  flock -s "$LOCK" \
+  "$PYTHON" "$ROOT/utils/conformance.py" --onnxc "$BUILD_DIR/bin/onnxc" \
+  --onnxc-run "$BUILD_DIR/bin/onnxc-run" --jobs "$JOBS" \
+  --report "$LOG_DIR/conformance-results.txt"
 
 #===------------------------------------------------------------------------===#
 
