@@ -66,6 +66,7 @@ const char *usageText =
     "  --rtol R, --atol A      |actual-expected| <= atol + rtol*|expected| "
     "(1e-3, 1e-7)\n"
     "  --save-outputs DIR      write DIR/output_K.pb\n"
+    "  --print-outputs N       print the first N values of each output\n"
     "Timing:\n"
     "  --iterations N          time N more runs (after --warmup runs)\n"
     "  --warmup N              untimed runs before the timed ones (default "
@@ -83,6 +84,7 @@ struct Options {
   double rtol = 1e-3, atol = 1e-7;
   int iterations = 0, warmup = 0, threads = 1;
   bool randomInputs = false, rampInputs = false;
+  int printValues = 0;
   uint64_t seed = 0;
   std::map<std::string, int64_t> dims;
 };
@@ -141,7 +143,8 @@ Options parseOptions(int argc, char **argv) {
   static const char *withValue[] = {
       "--input",  "--inputs",  "--expected",     "--expected-dir",
       "--rtol",   "--atol",    "--save-outputs", "--iterations",
-      "--warmup", "--threads", "--seed",         "--dim"};
+      "--warmup", "--threads", "--seed",         "--dim",
+      "--print-outputs"};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -198,6 +201,8 @@ Options parseOptions(int argc, char **argv) {
       o.iterations = parseCount(arg, value, 0);
     else if (arg == "--warmup")
       o.warmup = parseCount(arg, value, 0);
+    else if (arg == "--print-outputs")
+      o.printValues = parseCount(arg, value, 0);
     else if (arg == "--threads")
       o.threads = parseCount(arg, value, 1);
     else if (arg == "--seed") {
@@ -543,6 +548,15 @@ bool compareOutputs(const CompiledModel &model,
     std::printf("output %zu '%s' %s%s", i, sig[i].name.c_str(),
                 dtypeName(out.dtype()).c_str(),
                 shapeString(out.shape()).c_str());
+    if (options.printValues > 0) {
+      int64_t n = std::min<int64_t>(options.printValues,
+                                    numElements(out.shape()));
+      std::printf(" = [");
+      for (int64_t k = 0; k < n; ++k)
+        std::printf("%s%.6g", k ? ", " : "",
+                    readAsDouble(out.dtype(), out.data(), k));
+      std::printf("%s]", n < numElements(out.shape()) ? ", ..." : "");
+    }
     if (!expected[i]) {
       std::printf("\n");
       continue;
