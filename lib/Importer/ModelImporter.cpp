@@ -139,6 +139,10 @@ private:
   LogicalResult importInitializers(onnx::GraphProto &graph);
   LogicalResult importNodes(onnx::GraphProto &graph);
   LogicalResult importNode(onnx::NodeProto &node);
+  LogicalResult getSchemaFunction(onnx::NodeProto &node,
+                                  onnx::FunctionProto &body);
+  LogicalResult convertFunctionBody(const onnx::NodeProto &node,
+                                    onnx::FunctionProto &body);
   LogicalResult inlineFunction(onnx::NodeProto &node,
                                const onnx::FunctionProto &function);
   LogicalResult importSubgraph(Region &region, onnx::GraphProto &graph,
@@ -592,6 +596,18 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   auto fn = functions.find(domain.str() + "|" + node.op_type());
   if (fn != functions.end())
     return inlineFunction(node, *fn->second);
+  if (domain.empty() && options.expandFunctionOps.count(node.op_type()) &&
+      unsupported.empty()) {
+    onnx::FunctionProto body;
+    if (succeeded(getSchemaFunction(node, body))) {
+      // The body is at opset kDialectOpset now (see getSchemaFunction).
+      int saved = opsets[""];
+      opsets[""] = kDialectOpset;
+      LogicalResult result = inlineFunction(node, body);
+      opsets[""] = saved;
+      return result;
+    }
+  }
 
   int opset = opsetOf(domain);
   const ONNXOpInfo *info = lookupONNXOpInfo(domain, node.op_type());
@@ -847,6 +863,130 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   }
   for (auto [name, result] : llvm::zip(resultNames, op->getResults()))
     define(name, result);
+  return success();
+}
+
+/// The ONNX function body of a schema operator, specialised for `node`
+/// (context-dependent bodies depend on the input types and attributes).
+/// Attributes the node leaves out get the schema's defaults, since the body
+/// refers to them by name.
+LogicalResult ModelImporter::getSchemaFunction(onnx::NodeProto &node,
+                                               onnx::FunctionProto &body) {
+  const ONNXOpInfo *info = lookupONNXOpInfo("", node.op_type());
+  if (!info)
+    return failure();
+  const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
+      node.op_type(), info->sinceVersion, "");
+  if (!schema)
+    return failure();
+  for (const auto &[name, attr] : schema->attributes()) {
+    bool present = llvm::any_of(node.attribute(), [&](const auto &a) {
+      return a.name() == name;
+    });
+    if (!present && attr.default_value.type() !=
+                        onnx::AttributeProto::UNDEFINED)
+      *node.add_attribute() = attr.default_value;
+  }
+  try {
+    if (schema->HasFunction() && schema->GetFunction()) {
+      body = *schema->GetFunction();
+      return convertFunctionBody(node, body);
+    }
+    if (!schema->HasContextDependentFunction())
+      return failure();
+    std::vector<onnx::TypeProto> inputTypes;
+    for (const std::string &name : node.input()) {
+      onnx::TypeProto type;
+      Value v = name.empty() ? Value() : lookup(name);
+      if (v)
+        (void)toTypeProto(v.getType(), type);
+      inputTypes.push_back(type);
+    }
+    onnx::FunctionBodyBuildContextImpl context(node, inputTypes);
+    if (!schema->BuildContextDependentFunction(context, body))
+      return failure();
+  } catch (const std::exception &) {
+    return failure();
+  }
+  return convertFunctionBody(node, body);
+}
+
+/// Replaces attribute references (ref_attr_name) in `nodes`, and in their
+/// subgraphs, by the caller's attributes; unset references are dropped.
+static void bindAttributeRefs(
+    google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
+    const onnx::NodeProto &caller) {
+  for (onnx::NodeProto &n : nodes) {
+    google::protobuf::RepeatedPtrField<onnx::AttributeProto> attrs;
+    for (onnx::AttributeProto &attr : *n.mutable_attribute()) {
+      if (attr.ref_attr_name().empty()) {
+        if (attr.has_g())
+          bindAttributeRefs(*attr.mutable_g()->mutable_node(), caller);
+        *attrs.Add() = attr;
+        continue;
+      }
+      for (const onnx::AttributeProto &actual : caller.attribute())
+        if (actual.name() == attr.ref_attr_name()) {
+          onnx::AttributeProto bound = actual;
+          bound.set_name(attr.name());
+          *attrs.Add() = bound;
+        }
+    }
+    n.mutable_attribute()->Swap(&attrs);
+  }
+}
+
+/// Brings a function body written for an older opset to the dialect's
+/// opset with libonnx's version converter, through a model of its own.
+LogicalResult ModelImporter::convertFunctionBody(const onnx::NodeProto &node,
+                                                 onnx::FunctionProto &body) {
+  // The converter's IR loses attribute references: bind them first.
+  bindAttributeRefs(*body.mutable_node(), node);
+  int opset = -1;
+  for (const auto &o : body.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx")
+      opset = o.version();
+  if (opset < 0 || opset == kDialectOpset)
+    return success();
+  if (opset > kDialectOpset)
+    return failure();
+  onnx::ModelProto wrapper;
+  wrapper.set_ir_version(8);
+  auto *imp = wrapper.add_opset_import();
+  imp->set_domain("");
+  imp->set_version(opset);
+  onnx::GraphProto *graph = wrapper.mutable_graph();
+  graph->set_name(body.name());
+  for (int i = 0; i < body.input_size(); ++i) {
+    auto *in = graph->add_input();
+    in->set_name(body.input(i));
+    Value v = i < node.input_size() && !node.input(i).empty()
+                  ? lookup(node.input(i))
+                  : Value();
+    if (v)
+      (void)toTypeProto(v.getType(), *in->mutable_type());
+  }
+  // Only outputs some node produces: libonnx's IR import dereferences the
+  // producer of every graph output (a context-dependent body may leave out
+  // an output the node does not ask for).
+  std::set<std::string> produced;
+  for (const onnx::NodeProto &n : body.node())
+    produced.insert(n.output().begin(), n.output().end());
+  for (const std::string &out : body.output())
+    if (produced.count(out))
+      graph->add_output()->set_name(out);
+  *graph->mutable_node() = body.node();
+  try {
+    onnx::ShapeInferenceOptions opts;
+    opts.error_mode = 0;
+    onnx::shape_inference::InferShapes(wrapper,
+                                       onnx::OpSchemaRegistry::Instance(), opts);
+    onnx::ModelProto converted =
+        onnx::version_conversion::ConvertVersion(wrapper, kDialectOpset);
+    *body.mutable_node() = converted.graph().node();
+  } catch (const std::exception &) {
+    return failure();
+  }
   return success();
 }
 

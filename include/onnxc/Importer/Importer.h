@@ -6,6 +6,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
+#include <set>
 #include <string>
 
 namespace mlir::onnxc {
@@ -16,6 +17,12 @@ struct ImportOptions {
   bool onnxShapeInference = true;
   /// Initializers of at least this many bytes become dense_resource blobs.
   size_t resourceThreshold = 1024;
+  /// ai.onnx operators replaced by their ONNX function body at import (the
+  /// CPU backend lowers the body's ops; the dialect op stays available).
+  std::set<std::string> expandFunctionOps = {
+      "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss",
+      "DynamicQuantizeLinear", "BlackmanWindow", "HammingWindow",
+      "HannWindow"};
   /// Name of the function the main graph becomes.
   std::string entryName = "main_graph";
 };

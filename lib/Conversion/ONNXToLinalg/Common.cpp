@@ -393,12 +393,14 @@ struct WindowMath {
   OpFoldResult add(OpFoldResult x, OpFoldResult y) {
     if (isConstantIntValue(y, 0))
       return x;
-    return fold<arith::AddIOp>(x, y, [](int64_t p, int64_t q) { return p + q; });
+    return fold<arith::AddIOp>(x, y,
+                               [](int64_t p, int64_t q) { return p + q; });
   }
   OpFoldResult sub(OpFoldResult x, OpFoldResult y) {
     if (isConstantIntValue(y, 0))
       return x;
-    return fold<arith::SubIOp>(x, y, [](int64_t p, int64_t q) { return p - q; });
+    return fold<arith::SubIOp>(x, y,
+                               [](int64_t p, int64_t q) { return p - q; });
   }
   OpFoldResult mul(OpFoldResult x, int64_t y) {
     if (y == 1)
@@ -421,8 +423,8 @@ struct WindowMath {
     });
   }
   OpFoldResult max(OpFoldResult x, OpFoldResult y) {
-    return fold<arith::MaxSIOp>(x, y,
-                                [](int64_t p, int64_t q) { return std::max(p, q); });
+    return fold<arith::MaxSIOp>(
+        x, y, [](int64_t p, int64_t q) { return std::max(p, q); });
   }
 };
 } // namespace
@@ -478,8 +480,8 @@ FailureOr<SlidingWindow> mlir::onnxc::computeSlidingWindow(
       if (!out)
         out = sameOut;
       OpFoldResult total = m.max(
-          m.c(0), m.sub(m.add(m.mul(m.sub(sameOut, m.c(1)), stride), m.c(effK)),
-                        in));
+          m.c(0),
+          m.sub(m.add(m.mul(m.sub(sameOut, m.c(1)), stride), m.c(effK)), in));
       OpFoldResult half = m.floorDiv(total, 2);
       lo = autoPad == "SAME_UPPER" ? half : m.sub(total, half);
       hi = m.sub(total, lo);
@@ -504,8 +506,8 @@ FailureOr<SlidingWindow> mlir::onnxc::computeSlidingWindow(
         } else {
           Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                              m.v(lastStart), m.v(limit));
-          out = arith::SelectOp::create(b, loc, past,
-                                        m.v(m.sub(out, m.c(1))), m.v(out))
+          out = arith::SelectOp::create(b, loc, past, m.v(m.sub(out, m.c(1))),
+                                        m.v(out))
                     .getResult();
         }
       }
@@ -524,7 +526,8 @@ FailureOr<SlidingWindow> mlir::onnxc::computeSlidingWindow(
 Value mlir::onnxc::padSpatial(OpBuilder &b, Location loc, Value input,
                               const SlidingWindow &window, Value value) {
   auto allZero = [](ArrayRef<OpFoldResult> xs) {
-    return llvm::all_of(xs, [](OpFoldResult x) { return isConstantIntValue(x, 0); });
+    return llvm::all_of(
+        xs, [](OpFoldResult x) { return isConstantIntValue(x, 0); });
   };
   if (allZero(window.padLow) && allZero(window.padHighCovering))
     return input;

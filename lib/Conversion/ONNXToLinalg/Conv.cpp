@@ -52,8 +52,8 @@ Value buildConvInit(OpBuilder &b, Location loc, RankedTensorType type,
   auto biasType = cast<RankedTensorType>(bias.getType());
   if (biasType.getDimSize(0) != type.getDimSize(1))
     bias = tensor::CastOp::create(
-        b, loc, RankedTensorType::get({type.getDimSize(1)},
-                                      biasType.getElementType()),
+        b, loc,
+        RankedTensorType::get({type.getDimSize(1)}, biasType.getElementType()),
         bias);
   SmallVector<int64_t> dims{0};
   for (int64_t i = 2; i < type.getRank(); ++i)
@@ -158,7 +158,8 @@ FailureOr<Value> buildConv(OpBuilder &b, Location loc, Value x, Value w,
     SmallVector<Value> ins{x, w};
     switch (n) {
     case 1:
-      return linalg::Conv1DNcwFcwOp::create(b, loc, resultTypes, ins, init, s, d)
+      return linalg::Conv1DNcwFcwOp::create(b, loc, resultTypes, ins, init, s,
+                                            d)
           .getResult(0);
     case 2:
       return linalg::Conv2DNchwFchwOp::create(b, loc, resultTypes, ins, init, s,
@@ -205,10 +206,10 @@ FailureOr<Value> buildConv(OpBuilder &b, Location loc, Value x, Value w,
   Value initg = splitDim(b, loc, init, 1, m / group);
   Value result;
   if (n == 2)
-    result = linalg::Conv2DNgchwGfchwOp::create(
-                 b, loc, TypeRange{initg.getType()}, ValueRange{xg, wg}, initg,
-                 s, d)
-                 .getResult(0);
+    result =
+        linalg::Conv2DNgchwGfchwOp::create(b, loc, TypeRange{initg.getType()},
+                                           ValueRange{xg, wg}, initg, s, d)
+            .getResult(0);
   else
     result = buildGroupedConvGeneric(b, loc, xg, wg, initg, strides, dilations);
   return mergeDims(b, loc, result, 1);
@@ -248,19 +249,18 @@ public:
         return rewriter.notifyMatchFailure(op, "bias is not 1-D");
     }
 
-    auto window = computeSlidingWindow(
-        rewriter, loc, adaptor.getX(), resultType, *kernel,
-        op.getStridesAttr(), op.getDilationsAttr(), op.getPadsAttr(),
-        op.getAutoPad(), /*ceilMode=*/false);
+    auto window = computeSlidingWindow(rewriter, loc, adaptor.getX(),
+                                       resultType, *kernel, op.getStridesAttr(),
+                                       op.getDilationsAttr(), op.getPadsAttr(),
+                                       op.getAutoPad(), /*ceilMode=*/false);
     if (failed(window))
       return rewriter.notifyMatchFailure(op, "invalid window attributes");
     Type elementType = resultType.getElementType();
     Value zero = createScalarConstant(rewriter, loc, elementType, 0);
     Value x = padSpatial(rewriter, loc, adaptor.getX(), *window, zero);
 
-    SmallVector<OpFoldResult> sizes{
-        getDims(rewriter, loc, adaptor.getX())[0],
-        rewriter.getIndexAttr(wType.getDimSize(0))};
+    SmallVector<OpFoldResult> sizes{getDims(rewriter, loc, adaptor.getX())[0],
+                                    rewriter.getIndexAttr(wType.getDimSize(0))};
     llvm::append_range(sizes, window->outSizes);
     if (!resultType.isDynamicDim(1) &&
         resultType.getDimSize(1) != wType.getDimSize(0))
@@ -305,11 +305,10 @@ public:
     if (rank < 3 || rank > 5 || wType.getRank() != rank ||
         resultType.getRank() != rank)
       return rewriter.notifyMatchFailure(op, "only 1-D, 2-D and 3-D convs");
-    // Static spatial sizes and channels; the batch may be dynamic.
-    for (int64_t i = 1; i < rank; ++i)
-      if (xType.isDynamicDim(i) || wType.isDynamicDim(i) ||
-          resultType.isDynamicDim(i))
-        return rewriter.notifyMatchFailure(op, "dynamic non-batch dims");
+    // Static channels and kernel; batch and spatial dims may be dynamic.
+    if (xType.isDynamicDim(1) || resultType.isDynamicDim(1) ||
+        !wType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic channels or kernel");
     if (wType.isDynamicDim(0))
       return rewriter.notifyMatchFailure(op, "dynamic input channels in W");
     auto kernel = getKernelShape(op.getKernelShapeAttr(), wType);
@@ -352,57 +351,88 @@ public:
         autoPad != "SAME_LOWER")
       return rewriter.notifyMatchFailure(op, "unknown auto_pad");
 
-    // Per spatial dim: the padding in front of the (dilated) input.
-    SmallVector<int64_t> lowPad, highPad;
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t s = (*strides)[i], d = (*dilations)[i];
-      if (s < 1 || d < 1)
-        return rewriter.notifyMatchFailure(op, "strides/dilations < 1");
-      int64_t in = xType.getDimSize(i + 2);
-      int64_t out = resultType.getDimSize(i + 2);
-      int64_t effK = ((*kernel)[i] - 1) * d + 1;
-      int64_t full = s * (in - 1) + (*outputPadding)[i] + effK;
-      int64_t begin;
-      if (explicitShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-        // ONNX: pads derive from the output size; SAME_UPPER puts the odd
-        // one at the end.
-        int64_t total = full - out;
-        begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-        if (total < 0)
-          begin = 0;
-      } else if (autoPad == "VALID") {
-        begin = 0;
-      } else {
-        begin = (*pads)[i];
-      }
-      int64_t low = effK - 1 - begin;
-      if (low < 0)
-        return rewriter.notifyMatchFailure(op, "pads larger than the kernel");
-      int64_t dilated = (in - 1) * s + 1;
-      // The conv reads (out - 1) + effK elements; beyond the input, zeros.
-      int64_t high = std::max<int64_t>(0, out - 1 + effK - low - dilated);
-      lowPad.push_back(low);
-      highPad.push_back(high);
+    SmallVector<int64_t> outputShape;
+    if (explicitShape) {
+      for (Attribute a : op.getOutputShapeAttr())
+        outputShape.push_back(cast<IntegerAttr>(a).getInt());
+      // output_shape may name the spatial dims only, or all of them.
+      if (int64_t(outputShape.size()) == rank)
+        outputShape.erase(outputShape.begin(), outputShape.begin() + 2);
+      if (int64_t(outputShape.size()) != n)
+        return rewriter.notifyMatchFailure(op, "output_shape length");
     }
+    bool same = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER";
 
     Type elementType = resultType.getElementType();
     Value zero = createScalarConstant(rewriter, loc, elementType, 0);
-    // The input, dilated by the strides and padded, in one insert_slice.
     Value x = adaptor.getX();
     SmallVector<OpFoldResult> xSizes = getDims(rewriter, loc, x);
+    // Per spatial dim: the output size, and the input dilated by the stride
+    // and padded, with `low` zeros in front (the output's first element
+    // reads from there) and zeros behind up to what the last one reads.
+    IndexMath im(rewriter, loc);
+    SmallVector<OpFoldResult> outSizes;
     SmallVector<int64_t> paddedShape{xType.getDimSize(0), c};
     SmallVector<OpFoldResult> paddedSizes{xSizes[0], xSizes[1]};
     SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sliceStrides(2, rewriter.getIndexAttr(1));
     bool trivial = true;
     for (int64_t i = 0; i < n; ++i) {
-      int64_t in = xType.getDimSize(i + 2);
-      int64_t size = lowPad[i] + (in - 1) * (*strides)[i] + 1 + highPad[i];
-      paddedShape.push_back(size);
-      paddedSizes.push_back(rewriter.getIndexAttr(size));
-      offsets.push_back(rewriter.getIndexAttr(lowPad[i]));
-      sliceStrides.push_back(rewriter.getIndexAttr((*strides)[i]));
-      trivial &= (*strides)[i] == 1 && lowPad[i] == 0 && highPad[i] == 0;
+      int64_t s = (*strides)[i], d = (*dilations)[i];
+      if (s < 1 || d < 1)
+        return rewriter.notifyMatchFailure(op, "strides/dilations < 1");
+      int64_t effK = ((*kernel)[i] - 1) * d + 1;
+      int64_t outPad = (*outputPadding)[i];
+      Value in = im.v(xSizes[i + 2]);
+      // The full output: s * (in - 1) + output_padding + effK.
+      Value full =
+          im.add(im.mul(im.c(s), im.sub(in, im.c(1))), im.c(outPad + effK));
+      Value out;
+      if (!resultType.isDynamicDim(i + 2))
+        out = im.c(resultType.getDimSize(i + 2));
+      else if (explicitShape)
+        out = im.c(outputShape[i]);
+      else if (same)
+        out = im.mul(in, im.c(s));
+      else if (autoPad == "VALID")
+        out = full;
+      else
+        out = im.sub(full, im.c((*pads)[i] + (*pads)[i + n]));
+      std::optional<int64_t> begin;
+      if (explicitShape || same) {
+        // ONNX: the pads split full - out; SAME_UPPER puts the odd one at
+        // the end.
+        std::optional<int64_t> total =
+            getConstantIntValue(OpFoldResult(im.sub(full, out)));
+        if (same && !explicitShape)
+          total = outPad + effK - s; // full - in * s
+        if (total)
+          begin = *total < 0                ? 0
+                  : autoPad == "SAME_UPPER" ? *total / 2
+                                            : *total - *total / 2;
+      } else {
+        begin = autoPad == "VALID" ? 0 : (*pads)[i];
+      }
+      if (!begin)
+        return rewriter.notifyMatchFailure(op,
+                                           "padding known only at run time");
+      int64_t low = effK - 1 - *begin;
+      if (low < 0)
+        return rewriter.notifyMatchFailure(op, "pads larger than the kernel");
+      // The conv reads out - 1 + effK elements: at least the dilated input.
+      Value dilated = im.add(im.mul(im.sub(in, im.c(1)), im.c(s)), im.c(1));
+      Value size =
+          im.max(im.add(im.c(low), dilated), im.add(out, im.c(effK - 1)));
+      std::optional<int64_t> staticSize =
+          getConstantIntValue(OpFoldResult(size));
+      paddedShape.push_back(staticSize ? *staticSize : ShapedType::kDynamic);
+      paddedSizes.push_back(size);
+      offsets.push_back(rewriter.getIndexAttr(low));
+      sliceStrides.push_back(rewriter.getIndexAttr(s));
+      outSizes.push_back(out);
+      trivial &= s == 1 && low == 0 && staticSize &&
+                 !xType.isDynamicDim(i + 2) &&
+                 *staticSize == xType.getDimSize(i + 2);
     }
     if (!trivial) {
       Value padded = createFilled(
@@ -427,23 +457,21 @@ public:
     for (int64_t i = 0; i < n; ++i)
       wExprs.push_back((*kernel)[i] - 1 - getAffineDimExpr(i + 2, ctx));
     Value wEmpty = createEmpty(rewriter, loc, wOutType, {});
-    Value w =
-        linalg::GenericOp::create(
-            rewriter, loc, wOutType, ValueRange{adaptor.getW()},
-            ValueRange{wEmpty},
-            SmallVector<AffineMap>{AffineMap::get(rank, 0, wExprs, ctx),
-                                   rewriter.getMultiDimIdentityMap(rank)},
-            SmallVector<utils::IteratorType>(rank,
-                                             utils::IteratorType::parallel),
-            [](OpBuilder &nb, Location nloc, ValueRange args) {
-              linalg::YieldOp::create(nb, nloc, args[0]);
-            })
-            .getResult(0);
+    Value w = linalg::GenericOp::create(
+                  rewriter, loc, wOutType, ValueRange{adaptor.getW()},
+                  ValueRange{wEmpty},
+                  SmallVector<AffineMap>{AffineMap::get(rank, 0, wExprs, ctx),
+                                         rewriter.getMultiDimIdentityMap(rank)},
+                  SmallVector<utils::IteratorType>(
+                      rank, utils::IteratorType::parallel),
+                  [](OpBuilder &nb, Location nloc, ValueRange args) {
+                    linalg::YieldOp::create(nb, nloc, args[0]);
+                  })
+                  .getResult(0);
 
-    SmallVector<OpFoldResult> sizes = getDims(rewriter, loc, x);
-    sizes.resize(1);
-    for (int64_t i = 1; i < rank; ++i)
-      sizes.push_back(rewriter.getIndexAttr(resultType.getDimSize(i)));
+    SmallVector<OpFoldResult> sizes{xSizes[0],
+                                    rewriter.getIndexAttr(mPerGroup * group)};
+    llvm::append_range(sizes, outSizes);
     Value init =
         buildConvInit(rewriter, loc, resultType, sizes, adaptor.getB(), zero);
     SmallVector<int64_t> ones(n, 1);

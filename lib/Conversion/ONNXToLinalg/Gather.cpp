@@ -10,6 +10,7 @@
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
@@ -107,7 +108,8 @@ public:
     for (int64_t i = 0; i < q; ++i)
       exprs.push_back(rewriter.getAffineDimExpr(axis + i));
     AffineMap map = AffineMap::get(r + q - 1, 0, exprs, getContext());
-    Value axisDim = getDimValue(rewriter, loc, data, axis);
+    Value axisDim =
+        getValueOrCreateConstantIndexOp(rewriter, loc, dataDims[axis]);
     Value result = buildIndexedGeneric(
         rewriter, loc, type, preferStatic(rewriter, type, sizes), indices, map,
         [&](OpBuilder &b, Location l, ValueRange ivs,

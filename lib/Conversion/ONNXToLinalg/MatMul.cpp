@@ -8,12 +8,15 @@
 //  - the left has none: linalg.batch_matmul over the right's collapsed
 //    batch, with a broadcast indexing map for the left;
 //  - both have the same batch: linalg.batch_matmul over the collapsed batch;
-//  - anything else (batch dims broadcast on both sides): a linalg.generic
-//    contraction with broadcast maps.
+//  - anything else (batch dims broadcast on both sides, or more than one
+//    dynamic dim to collapse): a linalg.generic contraction with broadcast
+//    maps.
 // A batch dim that is dynamic on one side and not 1 on the other broadcasts
-// only if it is 1 at run time: an scf.if takes the named op when the sizes
-// are equal and otherwise materialises the broadcast first.
-// Accumulation is in the result's element type, into a zero-filled init.
+// only if it is 1 at run time: the operand is first copied with that dim
+// read at index 0 when it is 1, so that both sides agree.
+// Accumulation is in the result's element type (f32 for f16/bf16), into a
+// zero-filled init. Gemm is one linalg.matmul (transposes as indexing maps)
+// accumulating onto beta * C; MatMulInteger widens to i32 first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -187,8 +190,7 @@ Value contract(OpBuilder &b, Location loc, Value a, Value bb,
     // [batch * M, K] x [K, N]: the batch folds into the rows.
     Value a2 = collapse(b, loc, a, leadingGroup(nA + 1, nA + 2));
     Value b2 = collapse(b, loc, bb, leadingGroup(nB + 1, nB + 2));
-    SmallVector<OpFoldResult> mn = {dimOf(b, loc, a2, 0),
-                                    dimOf(b, loc, b2, 1)};
+    SmallVector<OpFoldResult> mn = {dimOf(b, loc, a2, 0), dimOf(b, loc, b2, 1)};
     RankedTensorType type = typeFromSizes(mn, elem);
     Value init = createFilled(b, loc, type, mn, zero);
     Value mm = linalg::MatmulOp::create(b, loc, TypeRange{type},
@@ -250,8 +252,8 @@ Value contract(OpBuilder &b, Location loc, Value a, Value bb,
   RankedTensorType type = typeFromSizes(sizes, elem);
   Value init = createFilled(b, loc, type, sizes, zero);
   return linalg::GenericOp::create(
-             b, loc, TypeRange{type}, ValueRange{a, bb}, ValueRange{init},
-             maps, iterators,
+             b, loc, TypeRange{type}, ValueRange{a, bb}, ValueRange{init}, maps,
+             iterators,
              [](OpBuilder &nb, Location nloc, ValueRange args) {
                linalg::YieldOp::create(
                    nb, nloc, mulAdd(nb, nloc, args[0], args[1], args[2]));
@@ -283,8 +285,8 @@ Value broadcastAtRunTime(OpBuilder &b, Location loc, Value v,
                  indices.push_back(idx);
                }
                linalg::YieldOp::create(
-                   nb, nloc, tensor::ExtractOp::create(nb, nloc, v, indices)
-                                 .getResult());
+                   nb, nloc,
+                   tensor::ExtractOp::create(nb, nloc, v, indices).getResult());
              })
       .getResult(0);
 }
@@ -302,7 +304,8 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value a, Value bb,
   if (vecA)
     a = expand(b, loc, a, {{0, 1}}, {b.getIndexAttr(1), dimOf(b, loc, a, 0)});
   if (vecB)
-    bb = expand(b, loc, bb, {{0, 1}}, {dimOf(b, loc, bb, 0), b.getIndexAttr(1)});
+    bb =
+        expand(b, loc, bb, {{0, 1}}, {dimOf(b, loc, bb, 0), b.getIndexAttr(1)});
   ta = cast<RankedTensorType>(a.getType());
   tb = cast<RankedTensorType>(bb.getType());
   int64_t nA = ta.getRank() - 2, nB = tb.getRank() - 2;
@@ -336,10 +339,10 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value a, Value bb,
   // results a strided layout whose copy needs the memrefCopy runtime.)
   if (!ambiguous.empty()) {
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    SmallVector<OpFoldResult> aSizes = llvm::map_to_vector(
-        getDims(b, loc, a), foldSize);
-    SmallVector<OpFoldResult> bSizes = llvm::map_to_vector(
-        getDims(b, loc, bb), foldSize);
+    SmallVector<OpFoldResult> aSizes =
+        llvm::map_to_vector(getDims(b, loc, a), foldSize);
+    SmallVector<OpFoldResult> bSizes =
+        llvm::map_to_vector(getDims(b, loc, bb), foldSize);
     SmallVector<Value> aIsOne(nA + 2), bIsOne(nB + 2);
     for (int64_t d : ambiguous) {
       int64_t iA = d - (nR - nA), iB = d - (nR - nB);
@@ -387,7 +390,8 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value a, Value bb,
   return buildElementwise(b, loc, core, resultType,
                           [&](OpBuilder &nb, Location nloc, ValueRange args) {
                             return arith::TruncFOp::create(
-                                nb, nloc, resultType.getElementType(), args[0])
+                                       nb, nloc, resultType.getElementType(),
+                                       args[0])
                                 .getResult();
                           });
 }
@@ -415,10 +419,10 @@ public:
 /// unidirectionally: each of its dims is the result's or 1. Static 1s
 /// broadcast through the indexing map; a dynamic dim that may be 1 is read
 /// by index selection, so `y` never needs it.
-Value gemmEpilogue(OpBuilder &b, Location loc, RankedTensorType type,
-                   ArrayRef<OpFoldResult> sizes, Value y, Value c,
-                   function_ref<Value(OpBuilder &, Location, Value, Value)>
-                       body) {
+Value gemmEpilogue(
+    OpBuilder &b, Location loc, RankedTensorType type,
+    ArrayRef<OpFoldResult> sizes, Value y, Value c,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
   MLIRContext *ctx = b.getContext();
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
@@ -535,27 +539,27 @@ public:
                                        ValueRange{a, b}, ValueRange{init});
     if (transA || transB) {
       // (m, n, k)
-      SmallVector<int64_t> mapA = transA ? SmallVector<int64_t>{2, 0}
-                                         : SmallVector<int64_t>{0, 2};
-      SmallVector<int64_t> mapB = transB ? SmallVector<int64_t>{1, 2}
-                                         : SmallVector<int64_t>{2, 1};
+      SmallVector<int64_t> mapA =
+          transA ? SmallVector<int64_t>{2, 0} : SmallVector<int64_t>{0, 2};
+      SmallVector<int64_t> mapB =
+          transB ? SmallVector<int64_t>{1, 2} : SmallVector<int64_t>{2, 1};
       setMaps(rewriter, mm, 3, {mapA, mapB, {0, 1}});
     }
     Value y = mm.getResult(0);
     if (alpha != 1 || acc != elem) {
-      y = gemmEpilogue(
-          rewriter, loc, typeFromSizes(mn, elem), mn, y,
-          useC && !cInInit ? c : nullptr,
-          [&](OpBuilder &nb, Location nloc, Value yv, Value cv) {
-            Value r = mulScalar(nb, nloc, yv, alpha);
-            if (cv)
-              r = addScalars(
-                  nb, nloc, r,
-                  mulScalar(nb, nloc, toAcc(nb, nloc, cv, acc), beta));
-            if (acc != elem)
-              r = arith::TruncFOp::create(nb, nloc, elem, r);
-            return r;
-          });
+      y = gemmEpilogue(rewriter, loc, typeFromSizes(mn, elem), mn, y,
+                       useC && !cInInit ? c : nullptr,
+                       [&](OpBuilder &nb, Location nloc, Value yv, Value cv) {
+                         Value r = mulScalar(nb, nloc, yv, alpha);
+                         if (cv)
+                           r = addScalars(nb, nloc, r,
+                                          mulScalar(nb, nloc,
+                                                    toAcc(nb, nloc, cv, acc),
+                                                    beta));
+                         if (acc != elem)
+                           r = arith::TruncFOp::create(nb, nloc, elem, r);
+                         return r;
+                       });
     }
     rewriter.replaceOp(op, castTo(rewriter, loc, y, resultType));
     return success();

@@ -28,7 +28,7 @@ Value constant(OpBuilder &b, Location loc, Type t, double v) {
 
 /// Mean and population variance of `x` over the sorted `axes`.
 struct Moments {
-  Value mean, var;       // The kept dims only.
+  Value mean, var;         // The kept dims only.
   Value meanKeep, varKeep; // keepdims form, for broadcasting against x.
 };
 
@@ -44,9 +44,9 @@ Moments computeMoments(OpBuilder &b, Location loc, Value x, Type xONNX,
   for (int64_t a : axes)
     if (xType.isDynamicDim(a))
       count = arith::MulIOp::create(b, loc, count, getDimValue(b, loc, x, a));
-  count = castScalar(
-      b, loc, arith::IndexCastOp::create(b, loc, b.getI64Type(), count),
-      b.getI64Type(), compT);
+  count = castScalar(b, loc,
+                     arith::IndexCastOp::create(b, loc, b.getI64Type(), count),
+                     b.getI64Type(), compT);
   auto divideByCount = [&](Value sum) {
     return buildElementwise(
         b, loc, sum, cast<RankedTensorType>(sum.getType()),
@@ -135,9 +135,10 @@ public:
     auto resultType = getConvertedResultType(*getTypeConverter(), op, 0);
     if (!resultType || !isRankedFloat(op.getX()))
       return rewriter.notifyMatchFailure(op, "unranked or non-float X");
-    for (Value v : {op.getScale(), op.getB(), op.getInputMean(),
-                    op.getInputVar()})
-      if (!isRankedFloat(v) || cast<RankedTensorType>(v.getType()).getRank() != 1)
+    for (Value v :
+         {op.getScale(), op.getB(), op.getInputMean(), op.getInputVar()})
+      if (!isRankedFloat(v) ||
+          cast<RankedTensorType>(v.getType()).getRank() != 1)
         return rewriter.notifyMatchFailure(op, "per-channel inputs not 1-D");
     int64_t rank = resultType.getRank();
     if (rank < 2)
@@ -161,15 +162,16 @@ public:
       for (int64_t d = 0; d < rank; ++d)
         if (d != 1)
           axes.push_back(d);
-      moments = computeMoments(rewriter, loc, adaptor.getX(), xONNX, axes,
-                               compT);
+      moments =
+          computeMoments(rewriter, loc, adaptor.getX(), xONNX, axes, compT);
       mean = moments.mean;
       var = moments.var;
       meanONNX = varONNX = compT;
     }
     Value y = buildElementwise(
         rewriter, loc,
-        {adaptor.getX(), toChannelShape(rewriter, loc, adaptor.getScale(), rank),
+        {adaptor.getX(),
+         toChannelShape(rewriter, loc, adaptor.getScale(), rank),
          toChannelShape(rewriter, loc, adaptor.getB(), rank),
          toChannelShape(rewriter, loc, mean, rank),
          toChannelShape(rewriter, loc, var, rank)},
@@ -201,8 +203,8 @@ public:
           rewriter, loc, {input, current}, type,
           [&](OpBuilder &b, Location l, ValueRange a) {
             Value in = castScalar(b, l, a[0], inONNX, compT);
-            Value keep = arith::MulFOp::create(
-                b, l, in, constant(b, l, compT, momentum));
+            Value keep = arith::MulFOp::create(b, l, in,
+                                               constant(b, l, compT, momentum));
             Value add = arith::MulFOp::create(
                 b, l, a[1], constant(b, l, compT, 1 - momentum));
             return castScalar(b, l, arith::AddFOp::create(b, l, keep, add),
@@ -253,8 +255,8 @@ public:
     SmallVector<int64_t> axes;
     for (int64_t d = 2; d < rank; ++d)
       axes.push_back(d);
-    Moments m = computeMoments(rewriter, loc, adaptor.getInput(), xONNX, axes,
-                               compT);
+    Moments m =
+        computeMoments(rewriter, loc, adaptor.getInput(), xONNX, axes, compT);
     Value y = buildElementwise(
         rewriter, loc,
         {adaptor.getInput(), m.meanKeep, m.varKeep,
@@ -309,8 +311,7 @@ public:
     Moments m =
         computeMoments(rewriter, loc, adaptor.getX(), xONNX, axes, compT);
     Value invStd = buildElementwise(
-        rewriter, loc, m.varKeep,
-        cast<RankedTensorType>(m.varKeep.getType()),
+        rewriter, loc, m.varKeep, cast<RankedTensorType>(m.varKeep.getType()),
         [&](OpBuilder &b, Location l, ValueRange a) -> Value {
           Value std = math::SqrtOp::create(
               b, l,
@@ -390,7 +391,8 @@ public:
           // A zero norm means an all-zero slice, which stays zero.
           Value isZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
                                                n, constant(b, l, compT, 0));
-          n = arith::SelectOp::create(b, l, isZero, constant(b, l, compT, 1), n);
+          n = arith::SelectOp::create(b, l, isZero, constant(b, l, compT, 1),
+                                      n);
           Value r = arith::DivFOp::create(
               b, l, castScalar(b, l, a[0], xONNX, compT), n);
           return castScalar(b, l, r, compT, xONNX);
@@ -432,9 +434,9 @@ public:
         rewriter, loc, {adaptor.getX(), m.meanKeep, m.varKeep}, resultType,
         [&](OpBuilder &b, Location l, ValueRange a) {
           Value x = castScalar(b, l, a[0], xONNX, compT);
-          Value std = arith::AddFOp::create(b, l,
-                                            math::SqrtOp::create(b, l, a[2]),
-                                            constant(b, l, compT, 1e-9));
+          Value std =
+              arith::AddFOp::create(b, l, math::SqrtOp::create(b, l, a[2]),
+                                    constant(b, l, compT, 1e-9));
           Value r = arith::DivFOp::create(
               b, l, arith::SubFOp::create(b, l, x, a[1]), std);
           return castScalar(b, l, r, compT, xONNX);
@@ -486,8 +488,8 @@ public:
                                                utils::IteratorType::parallel);
     iterators.push_back(utils::IteratorType::reduction);
     auto sumType = xType.clone(compT);
-    Value init = createFilled(rewriter, loc, sumType,
-                              getDims(rewriter, loc, x), zero);
+    Value init =
+        createFilled(rewriter, loc, sumType, getDims(rewriter, loc, x), zero);
     Value sum =
         linalg::GenericOp::create(
             rewriter, loc, sumType, ValueRange{window}, init, maps, iterators,
@@ -507,8 +509,8 @@ public:
                   arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, c,
                                         channels));
               idx[1] = arith::SelectOp::create(b, l, inRange, c, zeroIdx);
-              Value v = castScalar(b, l, tensor::ExtractOp::create(b, l, x, idx),
-                                   xONNX, compT);
+              Value v = castScalar(
+                  b, l, tensor::ExtractOp::create(b, l, x, idx), xONNX, compT);
               v = arith::MulFOp::create(b, l, v, v);
               v = arith::SelectOp::create(b, l, inRange, v, zero);
               linalg::YieldOp::create(
@@ -525,8 +527,8 @@ public:
           Value v = castScalar(b, l, a[0], xONNX, compT);
           Value scaled = arith::MulFOp::create(
               b, l, a[1], constant(b, l, compT, alpha / double(size)));
-          Value base = arith::AddFOp::create(b, l, scaled,
-                                             constant(b, l, compT, bias));
+          Value base =
+              arith::AddFOp::create(b, l, scaled, constant(b, l, compT, bias));
           Value den =
               math::PowFOp::create(b, l, base, constant(b, l, compT, beta));
           return castScalar(b, l, arith::DivFOp::create(b, l, v, den), compT,

@@ -36,8 +36,9 @@ Value padValue(OpBuilder &b, Location loc, Type onnxType, PoolKind kind) {
     return createScalarConstant(b, loc, t, 0);
   if (auto f = dyn_cast<FloatType>(t))
     return arith::ConstantOp::create(
-        b, loc, b.getFloatAttr(f, APFloat::getInf(f.getFloatSemantics(),
-                                                  /*Negative=*/true)));
+        b, loc,
+        b.getFloatAttr(f, APFloat::getInf(f.getFloatSemantics(),
+                                          /*Negative=*/true)));
   unsigned width = t.getIntOrFloatBitWidth();
   APInt lowest = onnxType.isUnsignedInteger() ? APInt::getMinValue(width)
                                               : APInt::getSignedMinValue(width);
@@ -104,8 +105,8 @@ Value buildPool(OpBuilder &b, Location loc, Value x, Value init,
       return n == 1 ? linalg::PoolingNcwMaxOp::create(b, loc, types, ins, init,
                                                       s, d)
                           .getResult(0)
-                    : linalg::PoolingNchwMaxOp::create(b, loc, types, ins,
-                                                       init, s, d)
+                    : linalg::PoolingNchwMaxOp::create(b, loc, types, ins, init,
+                                                       s, d)
                           .getResult(0);
     return n == 1
                ? linalg::PoolingNcwSumOp::create(b, loc, types, ins, init, s, d)
@@ -118,10 +119,11 @@ Value buildPool(OpBuilder &b, Location loc, Value x, Value init,
   MLIRContext *ctx = b.getContext();
   int64_t numLoops = 2 + 2 * n;
   auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineExpr> xExprs{dim(0), dim(1)}, kExprs, outExprs{dim(0),
-                                                                   dim(1)};
+  SmallVector<AffineExpr> xExprs{dim(0), dim(1)}, kExprs,
+      outExprs{dim(0), dim(1)};
   for (int64_t i = 0; i < n; ++i) {
-    xExprs.push_back(dim(2 + i) * w.strides[i] + dim(2 + n + i) * w.dilations[i]);
+    xExprs.push_back(dim(2 + i) * w.strides[i] +
+                     dim(2 + n + i) * w.dilations[i]);
     kExprs.push_back(dim(2 + n + i));
     outExprs.push_back(dim(2 + i));
   }
@@ -167,6 +169,25 @@ FailureOr<SlidingWindow> getWindow(ConversionPatternRewriter &rewriter,
                               autoPad, ceilMode);
 }
 
+/// The input position o * stride + k * dilation - padLow that a window
+/// element reads (k may be null: the window's start), in the unpadded input.
+Value windowPosition(OpBuilder &b, Location loc, Value o, int64_t stride,
+                     Value k, int64_t dilation, OpFoldResult padLow) {
+  auto scale = [&](Value v, int64_t f) -> Value {
+    if (f == 1)
+      return v;
+    return arith::MulIOp::create(b, loc, v,
+                                 arith::ConstantIndexOp::create(b, loc, f));
+  };
+  Value pos = scale(o, stride);
+  if (k)
+    pos = arith::AddIOp::create(b, loc, pos, scale(k, dilation));
+  if (!isConstantIntValue(padLow, 0))
+    pos = arith::SubIOp::create(
+        b, loc, pos, getValueOrCreateConstantIndexOp(b, loc, padLow));
+  return pos;
+}
+
 class MaxPoolLowering : public OpConversionPattern<ONNXMaxPoolOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -201,10 +222,10 @@ public:
                                                rewriter.getI64IntegerAttr(-1));
     Value indicesInit =
         createFilled(rewriter, loc, indicesType, sizes, minusOne);
-    rewriter.replaceOp(op, buildMaxPoolWithIndices(
-                               rewriter, loc, adaptor.getX(), x, init,
-                               indicesInit, *window, onnxType,
-                               op.getStorageOrder() != 0));
+    rewriter.replaceOp(
+        op, buildMaxPoolWithIndices(rewriter, loc, adaptor.getX(), x, init,
+                                    indicesInit, *window, onnxType,
+                                    op.getStorageOrder() != 0));
     return success();
   }
 
@@ -214,9 +235,8 @@ private:
   /// spatial dims column-major when `columnMajor`).
   static SmallVector<Value>
   buildMaxPoolWithIndices(OpBuilder &b, Location loc, Value input, Value x,
-                          Value init, Value indicesInit,
-                          const SlidingWindow &w, Type onnxType,
-                          bool columnMajor) {
+                          Value init, Value indicesInit, const SlidingWindow &w,
+                          Type onnxType, bool columnMajor) {
     int64_t n = w.kernel.size();
     MLIRContext *ctx = b.getContext();
     int64_t numLoops = 2 + 2 * n;
@@ -241,9 +261,6 @@ private:
     SmallVector<Value> inSizes;
     for (int64_t i = 0; i < n + 2; ++i)
       inSizes.push_back(getDimValue(b, loc, input, i));
-    SmallVector<Value> padLow;
-    for (OpFoldResult p : w.padLow)
-      padLow.push_back(getValueOrCreateConstantIndexOp(b, loc, p));
     auto generic = linalg::GenericOp::create(
         b, loc, TypeRange{init.getType(), indicesInit.getType()},
         ValueRange{x, window}, ValueRange{init, indicesInit}, maps, iterators,
@@ -259,12 +276,9 @@ private:
           Value inside;
           SmallVector<Value> pos;
           for (int64_t i = 0; i < n; ++i) {
-            Value p = arith::AddIOp::create(
-                nb, l, arith::MulIOp::create(nb, l, index(2 + i),
-                                             cst(w.strides[i])),
-                arith::MulIOp::create(nb, l, index(2 + n + i),
-                                      cst(w.dilations[i])));
-            p = arith::SubIOp::create(nb, l, p, padLow[i]);
+            Value p =
+                windowPosition(nb, l, index(2 + i), w.strides[i],
+                               index(2 + n + i), w.dilations[i], w.padLow[i]);
             Value ge = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge,
                                              p, cst(0));
             Value lt = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
@@ -301,11 +315,11 @@ private:
             greater = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
                                             elem, acc);
           else
-            greater = arith::CmpIOp::create(
-                nb, l,
-                onnxType.isUnsignedInteger() ? arith::CmpIPredicate::ugt
-                                             : arith::CmpIPredicate::sgt,
-                elem, acc);
+            greater = arith::CmpIOp::create(nb, l,
+                                            onnxType.isUnsignedInteger()
+                                                ? arith::CmpIPredicate::ugt
+                                                : arith::CmpIPredicate::sgt,
+                                            elem, acc);
           Value unset = arith::CmpIOp::create(
               nb, l, arith::CmpIPredicate::slt, accIndex,
               arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0)));
@@ -313,17 +327,17 @@ private:
               nb, l, inside, arith::OrIOp::create(nb, l, greater, unset));
           linalg::YieldOp::create(
               nb, l,
-              ValueRange{arith::SelectOp::create(nb, l, take, elem, acc),
-                         arith::SelectOp::create(nb, l, take, flat64,
-                                                 accIndex)});
+              ValueRange{
+                  arith::SelectOp::create(nb, l, take, elem, acc),
+                  arith::SelectOp::create(nb, l, take, flat64, accIndex)});
         });
     return {generic.getResult(0), generic.getResult(1)};
   }
 };
 
 /// Number of j in [0, k) with lo <= start + j < hi, as index values.
-Value countInRange(OpBuilder &b, Location loc, Value start, int64_t k,
-                   Value lo, Value hi) {
+Value countInRange(OpBuilder &b, Location loc, Value start, int64_t k, Value lo,
+                   Value hi) {
   Value kEnd = arith::AddIOp::create(b, loc, start,
                                      arith::ConstantIndexOp::create(b, loc, k));
   Value begin = arith::MaxSIOp::create(b, loc, start, lo);
@@ -391,36 +405,31 @@ public:
                   auto v = [&](OpFoldResult ofr) {
                     return getValueOrCreateConstantIndexOp(b, l, ofr);
                   };
-                  Value padLow = v(window->padLow[i]);
                   Value o = linalg::IndexOp::create(b, l, 2 + i);
-                  Value start = arith::SubIOp::create(
-                      b, l,
-                      arith::MulIOp::create(
-                          b, l, o,
-                          arith::ConstantIndexOp::create(b, l,
-                                                         window->strides[i])),
-                      padLow);
+                  Value start = windowPosition(b, l, o, window->strides[i],
+                                               Value(), 1, window->padLow[i]);
                   Value lo, hi = v(inSizes[2 + i]);
                   if (includePad) {
                     lo = arith::SubIOp::create(
-                        b, l, arith::ConstantIndexOp::create(b, l, 0), padLow);
-                    hi = arith::AddIOp::create(b, l, hi,
-                                               v(window->padHigh[i]));
+                        b, l, arith::ConstantIndexOp::create(b, l, 0),
+                        v(window->padLow[i]));
+                    hi = arith::AddIOp::create(b, l, hi, v(window->padHigh[i]));
                   } else {
                     lo = arith::ConstantIndexOp::create(b, l, 0);
                   }
                   Value c =
                       countInRange(b, l, start, window->kernel[i], lo, hi);
-                  total = total ? arith::MulIOp::create(b, l, total, c)
-                                      .getResult()
-                                : c;
+                  total =
+                      total ? arith::MulIOp::create(b, l, total, c).getResult()
+                            : c;
                 }
-                Value asInt = arith::IndexCastOp::create(b, l, b.getI64Type(),
-                                                         total);
+                Value asInt =
+                    arith::IndexCastOp::create(b, l, b.getI64Type(), total);
                 count = arith::SIToFPOp::create(b, l, args[0].getType(), asInt);
               }
               linalg::YieldOp::create(
-                  b, l, arith::DivFOp::create(b, l, args[0], count).getResult());
+                  b, l,
+                  arith::DivFOp::create(b, l, args[0], count).getResult());
             })
             .getResult(0);
     rewriter.replaceOp(op, result);
@@ -453,11 +462,11 @@ public:
     Value init = createFilled(rewriter, loc, resultType, sizes, zero);
     Value sum =
         buildPool(rewriter, loc, x, init, *window, onnxType, PoolKind::Lp, p);
-    Value result = buildElementwise(
-        rewriter, loc, ValueRange{sum}, resultType,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          return lpRoot(b, l, p, args[0]);
-        });
+    Value result =
+        buildElementwise(rewriter, loc, ValueRange{sum}, resultType,
+                         [&](OpBuilder &b, Location l, ValueRange args) {
+                           return lpRoot(b, l, p, args[0]);
+                         });
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -496,11 +505,11 @@ public:
       axes.push_back(i);
     Value init = padValue(rewriter, loc, onnxType, kind);
     PoolKind k = kind;
-    Value reduced = buildReduction(
-        rewriter, loc, x, axes, init,
-        [&](OpBuilder &b, Location l, Value elem, Value acc) {
-          return combine(b, l, onnxType, k, p, acc, elem);
-        });
+    Value reduced =
+        buildReduction(rewriter, loc, x, axes, init,
+                       [&](OpBuilder &b, Location l, Value elem, Value acc) {
+                         return combine(b, l, onnxType, k, p, acc, elem);
+                       });
     Value result = expandReducedDims(rewriter, loc, reduced, axes, rank);
     if (kind == PoolKind::Sum) {
       // Divide by the number of spatial elements.
@@ -508,8 +517,8 @@ public:
       for (int64_t i = 2; i < rank; ++i)
         count = arith::MulIOp::create(rewriter, loc, count,
                                       getDimValue(rewriter, loc, x, i));
-      Value asInt =
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count);
+      Value asInt = arith::IndexCastOp::create(rewriter, loc,
+                                               rewriter.getI64Type(), count);
       Value divisor = arith::SIToFPOp::create(
           rewriter, loc, resultType.getElementType(), asInt);
       result = buildElementwise(
@@ -518,11 +527,10 @@ public:
             return arith::DivFOp::create(b, l, args[0], divisor).getResult();
           });
     } else if (kind == PoolKind::Lp) {
-      result = buildElementwise(
-          rewriter, loc, ValueRange{result}, resultType,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            return lpRoot(b, l, p, args[0]);
-          });
+      result = buildElementwise(rewriter, loc, ValueRange{result}, resultType,
+                                [&](OpBuilder &b, Location l, ValueRange args) {
+                                  return lpRoot(b, l, p, args[0]);
+                                });
     }
     if (result.getType() != resultType)
       result = tensor::CastOp::create(rewriter, loc, resultType, result);

@@ -32,7 +32,9 @@ enum class Kind {
   SumSquare
 };
 
-bool isUnsignedOrBool(Type t) { return t.isUnsignedInteger() || t.isInteger(1); }
+bool isUnsignedOrBool(Type t) {
+  return t.isUnsignedInteger() || t.isInteger(1);
+}
 
 /// The type the reduction accumulates in: f32 for the narrow floats.
 Type accumulatorType(Type onnxElem) {
@@ -119,6 +121,17 @@ Value combine(OpBuilder &b, Location loc, Kind kind, Type onnxElem, Type accT,
   }
 }
 
+/// `s` where finite, else 0: LogSumExp's shift for an all -inf (or empty)
+/// slice, where -inf - -inf would be NaN.
+Value finiteOrZero(OpBuilder &b, Location loc, Value s) {
+  Type t = s.getType();
+  Value finite = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, loc, s),
+      createScalarConstant(b, loc, t, INFINITY));
+  return arith::SelectOp::create(b, loc, finite, s,
+                                 createScalarConstant(b, loc, t, 0));
+}
+
 /// The number of elements reduced, as a scalar of `accT`.
 Value reducedCount(OpBuilder &b, Location loc, Value input,
                    ArrayRef<int64_t> axes, Type accT) {
@@ -130,11 +143,15 @@ Value reducedCount(OpBuilder &b, Location loc, Value input,
   Value count = arith::ConstantIndexOp::create(b, loc, known);
   for (int64_t a : axes)
     if (type.isDynamicDim(a))
-      count = arith::MulIOp::create(b, loc, count,
-                                    getDimValue(b, loc, input, a));
+      count =
+          arith::MulIOp::create(b, loc, count, getDimValue(b, loc, input, a));
   Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
   return castScalar(b, loc, i64, b.getI64Type(), accT);
 }
+
+Value buildEpilogue(OpBuilder &b, Location loc, Kind kind, Value reduced,
+                    Value shift, Value count, Type dataONNX, Type accT,
+                    Type sumONNX);
 
 /// Reduces `input` (signless, ONNX element type `dataONNX`) over the sorted,
 /// distinct `axes` and returns a tensor of `resultType` (the keepdims form
@@ -147,8 +164,8 @@ Value lowerReduce(OpBuilder &b, Location loc, Kind kind, Value input,
   Type accT = accumulatorType(dataONNX);
   // The ONNX type of accumulated values: unsigned integers stay unsigned.
   Type accONNX = isa<FloatType>(accT) ? accT : dataONNX;
-  Value count = kind == Kind::Mean ? reducedCount(b, loc, input, axes, accT)
-                                   : Value();
+  Value count =
+      kind == Kind::Mean ? reducedCount(b, loc, input, axes, accT) : Value();
 
   // LogSumExp: shift by the max so that exp cannot overflow; the sum of
   // exp(x - shift) is taken in accT for floats, f64 for integers.
@@ -167,15 +184,8 @@ Value lowerReduce(OpBuilder &b, Location loc, Kind kind, Value input,
         [&](OpBuilder &nb, Location nl, ValueRange a) -> Value {
           Value x = castScalar(nb, nl, a[0], dataONNX, expT);
           Value s = castScalar(nb, nl, a[1], accONNX, expT);
-          if (isa<FloatType>(accT)) {
-            // An all -inf (or empty) slice shifts by 0: -inf - -inf is NaN.
-            Value inf = createScalarConstant(nb, nl, expT, INFINITY);
-            Value finite = arith::CmpFOp::create(
-                nb, nl, arith::CmpFPredicate::OLT,
-                math::AbsFOp::create(nb, nl, s), inf);
-            s = arith::SelectOp::create(
-                nb, nl, finite, s, createScalarConstant(nb, nl, expT, 0));
-          }
+          if (isa<FloatType>(accT))
+            s = finiteOrZero(nb, nl, s);
           return math::ExpOp::create(nb, nl,
                                      arith::SubFOp::create(nb, nl, x, s));
         });
@@ -193,18 +203,27 @@ Value lowerReduce(OpBuilder &b, Location loc, Kind kind, Value input,
   bool needsEpilogue = kind == Kind::Mean || kind == Kind::L2 ||
                        kind == Kind::LogSum || kind == Kind::LogSumExp ||
                        accT != toSignless(dataONNX);
-  if (!needsEpilogue) {
-    if (keepdims)
-      reduced = expandReducedDims(b, loc, reduced, axes, rank);
-    if (reduced.getType() != resultType)
-      reduced = tensor::CastOp::create(b, loc, resultType, reduced);
-    return reduced;
-  }
+  if (needsEpilogue)
+    reduced = buildEpilogue(b, loc, kind, reduced, shift, count, dataONNX, accT,
+                            sumONNX);
+  if (keepdims)
+    reduced = expandReducedDims(b, loc, reduced, axes, rank);
+  if (reduced.getType() != resultType)
+    reduced = tensor::CastOp::create(b, loc, resultType, reduced);
+  return reduced;
+}
+
+/// Finishes a reduction elementwise (Mean's division, L2's sqrt, the logs)
+/// and converts from the accumulator type back to `dataONNX`.
+Value buildEpilogue(OpBuilder &b, Location loc, Kind kind, Value reduced,
+                    Value shift, Value count, Type dataONNX, Type accT,
+                    Type sumONNX) {
+  Type accONNX = isa<FloatType>(accT) ? accT : dataONNX;
   auto reducedType = cast<RankedTensorType>(reduced.getType());
   SmallVector<Value> operands{reduced};
   if (shift)
     operands.push_back(shift);
-  reduced = buildElementwise(
+  return buildElementwise(
       b, loc, operands, reducedType.clone(toSignless(dataONNX)),
       [&](OpBuilder &nb, Location nl, ValueRange a) -> Value {
         Value v = a[0];
@@ -230,14 +249,8 @@ Value lowerReduce(OpBuilder &b, Location loc, Kind kind, Value input,
           break;
         case Kind::LogSumExp: {
           Value s = castScalar(nb, nl, a[1], accONNX, fT);
-          if (isa<FloatType>(accT)) {
-            Value inf = createScalarConstant(nb, nl, fT, INFINITY);
-            Value finite = arith::CmpFOp::create(
-                nb, nl, arith::CmpFPredicate::OLT,
-                math::AbsFOp::create(nb, nl, s), inf);
-            s = arith::SelectOp::create(nb, nl, finite, s,
-                                        createScalarConstant(nb, nl, fT, 0));
-          }
+          if (isa<FloatType>(accT))
+            s = finiteOrZero(nb, nl, s);
           v = arith::AddFOp::create(nb, nl, math::LogOp::create(nb, nl, v), s);
           break;
         }
@@ -246,11 +259,6 @@ Value lowerReduce(OpBuilder &b, Location loc, Kind kind, Value input,
         }
         return castScalar(nb, nl, v, vONNX, dataONNX);
       });
-  if (keepdims)
-    reduced = expandReducedDims(b, loc, reduced, axes, rank);
-  if (reduced.getType() != resultType)
-    reduced = tensor::CastOp::create(b, loc, resultType, reduced);
-  return reduced;
 }
 
 /// Sorted, distinct, non-negative axes; all dims when `axes` is empty.
@@ -314,8 +322,7 @@ private:
 /// that differ only in unit dims give the same result and are kept once.
 SmallVector<SmallVector<int64_t>> axesFromShapes(RankedTensorType in,
                                                  RankedTensorType out,
-                                                 int64_t numAxes,
-                                                 bool keepdims,
+                                                 int64_t numAxes, bool keepdims,
                                                  size_t limit = 8) {
   SmallVector<SmallVector<int64_t>> found;
   int64_t rank = in.getRank();
@@ -446,8 +453,8 @@ public:
       }
       SmallVector<int64_t> all = *normalizeAxes({}, rank);
       return lowerReduce(rewriter, loc, Kind::Sum, data, elem,
-                         axes.empty() ? ArrayRef<int64_t>(all) : axes,
-                         keepdims, resultType);
+                         axes.empty() ? ArrayRef<int64_t>(all) : axes, keepdims,
+                         resultType);
     };
 
     Value axesIn = op.getAxes();
@@ -472,9 +479,9 @@ public:
     }
 
     // Run-time axes: a non-empty list, so noop_with_empty_axes is moot.
-    auto candidates = axesFromShapes(inType, cast<RankedTensorType>(
-                                                 op.getReduced().getType()),
-                                     numAxes, keepdims);
+    auto candidates = axesFromShapes(
+        inType, cast<RankedTensorType>(op.getReduced().getType()), numAxes,
+        keepdims);
     if (candidates.empty())
       return rewriter.notifyMatchFailure(
           op, "axes are not constant and the shapes do not determine them");
@@ -490,10 +497,10 @@ public:
     std::function<Value(size_t)> choose = [&](size_t i) -> Value {
       if (i + 1 == candidates.size())
         return lower(candidates[i]);
-      Value cond = axesMatch(rewriter, loc, adaptor.getAxes(), numAxes,
-                             inType, candidates[i]);
-      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{resultType},
-                                    cond, /*withElseRegion=*/true);
+      Value cond = axesMatch(rewriter, loc, adaptor.getAxes(), numAxes, inType,
+                             candidates[i]);
+      auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{resultType}, cond,
+                                    /*withElseRegion=*/true);
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(ifOp.thenBlock());
       scf::YieldOp::create(rewriter, loc, lower(candidates[i]));
@@ -552,9 +559,10 @@ public:
     Value values = createFilled(
         rewriter, loc, RankedTensorType::get(shape, elem), sizes,
         extremeValue(rewriter, loc, elem, onnxElem, /*largest=*/!isMax));
-    Value indices = createFilled(
-        rewriter, loc, RankedTensorType::get(shape, i64), sizes,
-        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(0)));
+    Value indices =
+        createFilled(rewriter, loc, RankedTensorType::get(shape, i64), sizes,
+                     arith::ConstantOp::create(rewriter, loc,
+                                               rewriter.getI64IntegerAttr(0)));
     AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
     SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(rank), outMap,
                                 outMap};
@@ -574,16 +582,19 @@ public:
                   b, l, arith::CmpFOp::create(b, l, loose, x, best), xNaN);
             } else {
               // The first NaN, or the first extreme value.
-              Value bestNotNaN = arith::CmpFOp::create(b, l, P::ORD, best, best);
+              Value bestNotNaN =
+                  arith::CmpFOp::create(b, l, P::ORD, best, best);
               better = arith::OrIOp::create(
                   b, l, arith::CmpFOp::create(b, l, strict, x, best),
                   arith::AndIOp::create(b, l, xNaN, bestNotNaN));
             }
           } else {
             using P = arith::CmpIPredicate;
-            P strict = isMax ? (isU ? P::ugt : P::sgt) : (isU ? P::ult : P::slt);
+            P strict =
+                isMax ? (isU ? P::ugt : P::sgt) : (isU ? P::ult : P::slt);
             P loose = isMax ? (isU ? P::uge : P::sge) : (isU ? P::ule : P::sle);
-            better = arith::CmpIOp::create(b, l, last ? loose : strict, x, best);
+            better =
+                arith::CmpIOp::create(b, l, last ? loose : strict, x, best);
           }
           Value idx = arith::IndexCastOp::create(
               b, l, i64, linalg::IndexOp::create(b, l, axis));

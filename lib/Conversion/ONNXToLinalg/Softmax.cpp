@@ -55,19 +55,18 @@ public:
                                               utils::IteratorType::parallel);
     SmallVector<utils::IteratorType> reduction(parallel);
     reduction[axis] = utils::IteratorType::reduction;
-    auto generic = [&](Type resultType, ValueRange inputs, Value init,
-                       ArrayRef<AffineMap> maps,
-                       ArrayRef<utils::IteratorType> iterators,
-                       function_ref<Value(OpBuilder &, Location, ValueRange)>
-                           body) {
-      return linalg::GenericOp::create(
-                 rewriter, loc, TypeRange{resultType}, inputs, init, maps,
-                 iterators,
-                 [&](OpBuilder &b, Location l, ValueRange args) {
-                   linalg::YieldOp::create(b, l, body(b, l, args));
-                 })
-          .getResult(0);
-    };
+    auto generic =
+        [&](Type resultType, ValueRange inputs, Value init,
+            ArrayRef<AffineMap> maps, ArrayRef<utils::IteratorType> iterators,
+            function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+          return linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{resultType}, inputs, init, maps,
+                     iterators,
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       linalg::YieldOp::create(b, l, body(b, l, args));
+                     })
+              .getResult(0);
+        };
 
     // The max along the axis, exact in the element type.
     auto maxType = RankedTensorType::get(reducedShape, elem);
@@ -108,11 +107,11 @@ public:
           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
             Value i = arith::IndexCastOp::create(
                 b, l, i64, linalg::IndexOp::create(b, l, axis));
-            Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                              i, args[0]);
-            return arith::SelectOp::create(
-                b, l, hit, createScalarConstant(b, l, elem, 1),
-                createScalarConstant(b, l, elem, 0));
+            Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, i,
+                                              args[0]);
+            return arith::SelectOp::create(b, l, hit,
+                                           createScalarConstant(b, l, elem, 1),
+                                           createScalarConstant(b, l, elem, 0));
           });
       rewriter.replaceOp(op, y);
       return success();
@@ -137,8 +136,9 @@ public:
           return arith::AddFOp::create(b, l, args[2], e);
         });
     Value y = generic(
-        resultType, ValueRange{x, max, sum}, init, {full, reduced, reduced, full},
-        parallel, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        resultType, ValueRange{x, max, sum}, init,
+        {full, reduced, reduced, full}, parallel,
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
           Value s = shifted(b, l, args[0], args[1]);
           Value r;
           if constexpr (kind == Kind::Softmax)

@@ -131,7 +131,7 @@ Value expandReducedDims(OpBuilder &b, Location loc, Value reduced,
                         ArrayRef<int64_t> axes, int64_t rank);
 
 //===----------------------------------------------------------------------===//
-// Shape and data movement helpers (Tensor.cpp; used by Tensor.cpp, Gather.cpp)
+// Data movement helpers (TensorHelpers.cpp; used by Tensor.cpp, Gather.cpp)
 //===----------------------------------------------------------------------===//
 
 /// Gathers, scatters, TopK, NonZero, ... (Gather.cpp); called by

@@ -23,6 +23,33 @@ using namespace mlir::onnxc;
 
 namespace {
 
+/// The value of `v` when it is known at compile time: a constant, or the
+/// Shape of a tensor whose shape is static.
+ElementsAttr getKnownData(Value v) {
+  if (auto cst = v.getDefiningOp<ONNXConstantOp>())
+    return cst.getValueAttr();
+  if (auto shape = v.getDefiningOp<ONNXShapeOp>()) {
+    auto type = dyn_cast<RankedTensorType>(shape.getData().getType());
+    if (!type || !type.hasStaticShape())
+      return nullptr;
+    int64_t rank = type.getRank();
+    auto clamp = [&](int64_t x) {
+      if (x < 0)
+        x += rank;
+      return std::min(std::max<int64_t>(x, 0), rank);
+    };
+    int64_t start = clamp(shape.getStart());
+    int64_t end = shape.getEnd() ? clamp(*shape.getEnd()) : rank;
+    SmallVector<int64_t> dims;
+    for (int64_t i = start; i < end; ++i)
+      dims.push_back(type.getDimSize(i));
+    auto resultType = RankedTensorType::get(
+        {int64_t(dims.size())}, IntegerType::get(v.getContext(), 64));
+    return DenseElementsAttr::get(resultType, ArrayRef<int64_t>(dims));
+  }
+  return nullptr;
+}
+
 /// Constants with more elements than this are not handed to inference.
 constexpr int64_t kMaxDataElements = 1 << 16;
 
@@ -76,11 +103,10 @@ public:
         continue;
       if (toTypeProto(v.getType(), inputTypes[i]))
         hasInputType.insert(i);
-      if (auto cst = v.getDefiningOp<ONNXConstantOp>())
-        if (ElementsAttr value = cst.getValueAttr())
-          if (value.getNumElements() <= kMaxDataElements &&
-              toTensorProto(value, inputData[i]))
-            hasInputData.insert(i);
+      if (ElementsAttr value = getKnownData(v))
+        if (value.getNumElements() <= kMaxDataElements &&
+            toTensorProto(value, inputData[i]))
+          hasInputData.insert(i);
     }
     // Outputs, in ONNX positions.
     for (auto [param, group] :
