@@ -221,6 +221,50 @@ public:
   }
 };
 
+/// PRelu broadcasts its slope numpy-style; a 1-D slope that cannot
+/// broadcast that way but matches the channel dim (PRelu-6 models, which
+/// the version converter leaves as they are) applies per channel.
+class PReluLowering : public OpConversionPattern<ONNXPReluOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNXPReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedResultType(*getTypeConverter(), op);
+    auto x = dyn_cast<RankedTensorType>(adaptor.getX().getType());
+    auto slopeType = dyn_cast<RankedTensorType>(adaptor.getSlope().getType());
+    if (!resultType || !x || !slopeType)
+      return rewriter.notifyMatchFailure(op, "needs ranked types");
+    Location loc = op.getLoc();
+    Value slope = adaptor.getSlope();
+    if (slopeType.getRank() == 1 && x.getRank() >= 2 &&
+        !slopeType.isDynamicDim(0) && slopeType.getDimSize(0) != 1 &&
+        x.getDimSize(1) == slopeType.getDimSize(0) &&
+        x.getDimSize(x.getRank() - 1) != slopeType.getDimSize(0)) {
+      SmallVector<int64_t> shape(x.getRank() - 1, 1);
+      shape[0] = slopeType.getDimSize(0);
+      SmallVector<ReassociationIndices> groups(1);
+      for (int64_t i = 0; i < x.getRank() - 1; ++i)
+        groups[0].push_back(i);
+      slope = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get(shape, slopeType.getElementType()), slope,
+          groups);
+    }
+    Type t = getONNXElementType(op.getX());
+    Value result = buildElementwise(
+        rewriter, loc, {adaptor.getX(), slope}, resultType,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value neg = cmp(b, l, t, arith::CmpFPredicate::OLT,
+                          arith::CmpIPredicate::slt, arith::CmpIPredicate::ult,
+                          a[0], cst(b, l, t, 0));
+          return select(b, l, neg, mulS(b, l, t, a[1], a[0]), a[0]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 template <typename OpTy>
 class IdentityLowering : public OpConversionPattern<OpTy> {
 public:
@@ -353,7 +397,10 @@ void mlir::onnxc::populateElementwisePatterns(const TypeConverter &converter,
       return math::AbsFOp::create(b, l, a[0]);
     if (isU(t))
       return a[0];
-    return math::AbsIOp::create(b, l, a[0]);
+    // select(x < 0, -x, x): math.absi has no lowering to LLVM here.
+    Value zero = cst(b, l, t, 0);
+    Value neg = arith::CmpIOp::create(b, l, I::slt, a[0], zero);
+    return select(b, l, neg, arith::SubIOp::create(b, l, zero, a[0]), a[0]);
   });
   add<ONNXNegOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
                                  Operation *op) -> Value {
@@ -421,12 +468,7 @@ void mlir::onnxc::populateElementwisePatterns(const TypeConverter &converter,
     Value neg = arith::CmpFOp::create(b, l, P::OLT, a[0], cst(b, l, t, 0));
     return select(b, l, neg, arith::MulFOp::create(b, l, alpha, a[0]), a[0]);
   }, Types::FloatOnly);
-  add<ONNXPReluOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                   Operation *op) {
-    Type t = elemOf(op);
-    Value neg = cmp(b, l, t, P::OLT, I::slt, I::ult, a[0], cst(b, l, t, 0));
-    return select(b, l, neg, mulS(b, l, t, a[1], a[0]), a[0]);
-  });
+  patterns.add<PReluLowering>(converter, patterns.getContext());
   add<ONNXEluOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
                                  Operation *op) {
     Type t = elemOf(op);
