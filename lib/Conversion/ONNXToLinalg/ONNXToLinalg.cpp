@@ -83,6 +83,7 @@ struct ConvertONNXToLinalgPass
     populateTensorPatterns(converter, patterns);
     populateControlFlowPatterns(converter, patterns);
     populateQuantizationPatterns(converter, patterns);
+    populateResizePatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

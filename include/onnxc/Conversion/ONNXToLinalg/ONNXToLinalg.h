@@ -46,6 +46,8 @@ void populateControlFlowPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateQuantizationPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
+void populateResizePatterns(const TypeConverter &converter,
+                            RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
