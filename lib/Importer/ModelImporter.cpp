@@ -76,9 +76,13 @@ constexpr int kDialectMLOpset = 3;
 /// ai.onnx.ml operators that changed after opset 3 (ONNX Changelog-ml.md):
 /// opset 4 LabelEncoder (tensor-valued keys/values/default); opset 5
 /// TreeEnsemble (new), TreeEnsembleClassifier/Regressor (superseded).
-bool isModelledMLVersion(StringRef opType, int opset) {
+bool isModelledMLVersion(const onnx::NodeProto &node, int opset) {
+  StringRef opType = node.op_type();
+  // LabelEncoder-4 only adds the tensor-valued attributes.
   if (opType == "LabelEncoder")
-    return opset < 4;
+    return opset < 4 || llvm::none_of(node.attribute(), [](const auto &a) {
+             return StringRef(a.name()).ends_with("_tensor");
+           });
   if (opType == "TreeEnsemble" || opType == "TreeEnsembleClassifier" ||
       opType == "TreeEnsembleRegressor")
     return opset < 5;
@@ -647,7 +651,7 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
                           : reason);
     }
   } else if (domain == "ai.onnx.ml" && opset > kDialectMLOpset &&
-             !isModelledMLVersion(node.op_type(), opset)) {
+             !isModelledMLVersion(node, opset)) {
     usable = false;
     noteUnsupported(node, domain, opset,
                     "ai.onnx.ml opset " + std::to_string(opset) +
