@@ -167,10 +167,20 @@ static llvm::TargetMachine *createTargetMachine(const CodeGenOptions &options,
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
                                              : options.triple);
+  if (!options.arch.empty()) {
+    triple.setArchName(options.arch == "x86-64" ? "x86_64" : options.arch);
+    if (triple.getArch() == llvm::Triple::UnknownArch) {
+      error = "unknown architecture '" + options.arch + "'";
+      return nullptr;
+    }
+  }
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return nullptr;
   std::string cpu = options.cpu, features = options.features;
+  bool hostArch = options.arch.empty() && options.triple.empty();
+  if (cpu.empty() && !hostArch)
+    cpu = "generic";
   if (cpu.empty() || cpu == "native" || cpu == "host") {
     cpu = llvm::sys::getHostCPUName().str();
     if (features.empty()) {

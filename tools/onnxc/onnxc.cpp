@@ -1,6 +1,7 @@
 //===- onnxc.cpp - The onnxc compiler driver ------------------------------===//
 //
 // onnxc MODEL.onnx [-o OUT] [--emit=STAGE] [-O0..-O3] [--mcpu=CPU]
+//       [--march=ARCH] [--mattr=FEATURES] [--mtriple=TRIPLE]
 //
 // Imports an ONNX model and compiles it as far as --emit asks:
 //   onnx           the imported onnx dialect
@@ -65,6 +66,9 @@ llvm::cl::opt<std::string> mcpu("mcpu",
 llvm::cl::opt<std::string> mattr("mattr",
                                  llvm::cl::desc("Target features (+avx2,...)"),
                                  llvm::cl::init(""));
+llvm::cl::opt<std::string> march(
+    "march", llvm::cl::desc("Target architecture, e.g. x86-64 (default: host)"),
+    llvm::cl::init(""));
 llvm::cl::opt<std::string> mtriple("mtriple",
                                    llvm::cl::desc("Target triple"),
                                    llvm::cl::init(""));
@@ -198,6 +202,7 @@ int main(int argc, char **argv) {
   codegen.cpu = mcpu;
   codegen.features = mattr;
   codegen.triple = mtriple;
+  codegen.arch = march;
   std::string error;
   if (emit == EmitStage::LLVMIR) {
     if (failed(onnxc::optimizeModule(*llvmModule, codegen, error)))

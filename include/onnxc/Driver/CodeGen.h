@@ -37,6 +37,7 @@ struct CodeGenOptions {
   std::string cpu;      // empty: the host CPU
   std::string features; // empty: the host CPU's features
   std::string triple;   // empty: the host
+  std::string arch;     // empty: the triple's; else replaces its arch
 };
 
 /// LLVM dialect -> LLVM IR, with the C API glue: the signature string and
