@@ -1,4 +1,4 @@
-//===- ControlFlow.cpp - If and Loop -> scf -------------------------------===//
+//===- ControlFlow.cpp - If, Loop and Scan -> scf -------------------------===//
 //
 // If becomes scf.if; Loop becomes scf.while over (iteration, condition,
 // carried values...), with scan outputs written into a tensor sized by the
@@ -229,6 +229,154 @@ private:
   }
 };
 
+/// Scan -> scf.for over the scan length: each iteration slices the scan
+/// inputs (rank-reducing tensor.extract_slice along their axes, reversed
+/// where asked), runs the body, and inserts the scan output elements into
+/// buffers of the full length.
+class ScanLowering : public OpConversionPattern<ONNXScanOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNXScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Block &body = op.getBody().front();
+    ValueRange inputs = adaptor.getInitialStateAndScanInputs();
+    int64_t numScanIn = op.getNumScanInputs();
+    int64_t numStates = int64_t(inputs.size()) - numScanIn;
+    int64_t numScanOut = int64_t(op.getNumResults()) - numStates;
+    if (numScanIn <= 0 || numStates < 0 || numScanOut < 0)
+      return rewriter.notifyMatchFailure(op, "bad scan arity");
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op.getResultTypes(),
+                                                resultTypes)) ||
+        !allRankedTensors(resultTypes))
+      return rewriter.notifyMatchFailure(op, "needs ranked tensor results");
+    for (Type t : llvm::concat<Type>(body.getArgumentTypes(),
+                                     op->getOperandTypes()))
+      if (!isa<RankedTensorType>(t) || getTypeConverter()->convertType(t) != t)
+        return rewriter.notifyMatchFailure(op, "unsupported scan types");
+    auto attrList = [&](std::optional<ArrayAttr> attr, int64_t n) {
+      SmallVector<int64_t> v(n, 0);
+      if (attr)
+        for (auto [i, a] : llvm::enumerate(*attr))
+          if (int64_t(i) < n)
+            v[i] = cast<IntegerAttr>(a).getInt();
+      return v;
+    };
+    SmallVector<int64_t> inAxes = attrList(op.getScanInputAxes(), numScanIn);
+    SmallVector<int64_t> inDirs =
+        attrList(op.getScanInputDirections(), numScanIn);
+    SmallVector<int64_t> outAxes = attrList(op.getScanOutputAxes(), numScanOut);
+    SmallVector<int64_t> outDirs =
+        attrList(op.getScanOutputDirections(), numScanOut);
+    Operation *yield = body.getTerminator();
+    SmallVector<RankedTensorType> elemTypes;
+    for (int64_t k = 0; k < numScanOut; ++k) {
+      auto t = dyn_cast<RankedTensorType>(
+          yield->getOperand(numStates + k).getType());
+      if (!t || !t.hasStaticShape())
+        return rewriter.notifyMatchFailure(op, "scan outputs need static shapes");
+      elemTypes.push_back(t);
+      outAxes[k] = normalizeAxis(outAxes[k], t.getRank() + 1);
+    }
+    // The body must see states of the states' rank and slices of one rank
+    // less than the scan inputs (Scan-8 models, with a batch dim, do not).
+    for (int64_t i = 0; i < numStates; ++i)
+      if (cast<RankedTensorType>(body.getArgument(i).getType()).getRank() !=
+              cast<RankedTensorType>(resultTypes[i]).getRank() ||
+          cast<RankedTensorType>(yield->getOperand(i).getType()).getRank() !=
+              cast<RankedTensorType>(resultTypes[i]).getRank())
+        return rewriter.notifyMatchFailure(op, "state ranks differ");
+    for (int64_t j = 0; j < numScanIn; ++j)
+      if (cast<RankedTensorType>(body.getArgument(numStates + j).getType())
+                  .getRank() +
+              1 !=
+          cast<RankedTensorType>(inputs[numStates + j].getType()).getRank())
+        return rewriter.notifyMatchFailure(op, "scan input ranks differ");
+    for (int64_t j = 0; j < numScanIn; ++j)
+      inAxes[j] = normalizeAxis(
+          inAxes[j], cast<RankedTensorType>(inputs[numStates + j].getType())
+                         .getRank());
+
+    Value length = getDimValue(rewriter, loc, inputs[numStates], inAxes[0]);
+    SmallVector<Value> init;
+    for (int64_t i = 0; i < numStates; ++i)
+      init.push_back(castTo(rewriter, loc, inputs[i], resultTypes[i]));
+    SmallVector<RankedTensorType> bufferTypes;
+    for (int64_t k = 0; k < numScanOut; ++k) {
+      SmallVector<int64_t> shape(elemTypes[k].getShape());
+      shape.insert(shape.begin() + outAxes[k], ShapedType::kDynamic);
+      auto type = RankedTensorType::get(shape, elemTypes[k].getElementType());
+      bufferTypes.push_back(type);
+      init.push_back(tensor::EmptyOp::create(rewriter, loc, type,
+                                             ValueRange{length}));
+    }
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    auto forOp = scf::ForOp::create(rewriter, loc, zero, length, one, init);
+    Block *loopBody = forOp.getBody();
+    rewriter.setInsertionPointToStart(loopBody);
+    Value iv = forOp.getInductionVar();
+    Value last = arith::SubIOp::create(rewriter, loc, length, one);
+    Value reversed = arith::SubIOp::create(rewriter, loc, last, iv);
+    SmallVector<Value> bodyArgs;
+    for (int64_t i = 0; i < numStates; ++i)
+      bodyArgs.push_back(castTo(rewriter, loc, forOp.getRegionIterArg(i),
+                                body.getArgument(i).getType()));
+    for (int64_t j = 0; j < numScanIn; ++j) {
+      Value in = inputs[numStates + j];
+      auto argType = cast<RankedTensorType>(body.getArgument(numStates + j).getType());
+      int64_t rank = cast<RankedTensorType>(in.getType()).getRank();
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+          sizes = getDims(rewriter, loc, in),
+          strides(rank, rewriter.getIndexAttr(1));
+      offsets[inAxes[j]] = inDirs[j] ? reversed : iv;
+      sizes[inAxes[j]] = rewriter.getIndexAttr(1);
+      SmallVector<int64_t> sliceShape;
+      for (int64_t d = 0; d < rank; ++d)
+        if (d != inAxes[j])
+          sliceShape.push_back(getConstantIntValue(sizes[d]).value_or(
+              ShapedType::kDynamic));
+      auto sliceType = RankedTensorType::get(sliceShape, argType.getElementType());
+      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType, in,
+                                                   offsets, sizes, strides);
+      bodyArgs.push_back(castTo(rewriter, loc, slice, argType));
+    }
+    rewriter.mergeBlocks(&body, loopBody, bodyArgs);
+
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> next;
+    for (int64_t i = 0; i < numStates; ++i)
+      next.push_back(castTo(rewriter, loc, yield->getOperand(i), resultTypes[i]));
+    for (int64_t k = 0; k < numScanOut; ++k) {
+      Value elem = yield->getOperand(numStates + k);
+      Value buffer = forOp.getRegionIterArg(numStates + k);
+      int64_t rank = bufferTypes[k].getRank();
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)),
+          sizes, strides(rank, rewriter.getIndexAttr(1));
+      for (int64_t d = 0, e = 0; d < rank; ++d)
+        sizes.push_back(d == outAxes[k]
+                            ? rewriter.getIndexAttr(1)
+                            : rewriter.getIndexAttr(elemTypes[k].getDimSize(e++)));
+      offsets[outAxes[k]] = outDirs[k] ? reversed : iv;
+      next.push_back(tensor::InsertSliceOp::create(rewriter, loc, elem, buffer,
+                                                   offsets, sizes, strides));
+    }
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, next);
+
+    rewriter.setInsertionPointAfter(forOp);
+    SmallVector<Value> results;
+    for (int64_t i = 0; i < numStates; ++i)
+      results.push_back(forOp.getResult(i));
+    for (int64_t k = 0; k < numScanOut; ++k)
+      results.push_back(castTo(rewriter, loc, forOp.getResult(numStates + k),
+                               resultTypes[numStates + k]));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// onnx.Yield in an scf.if -> scf.yield, cast to the scf.if's result types.
 class YieldLowering : public OpConversionPattern<ONNXYieldOp> {
 public:
@@ -251,6 +399,6 @@ public:
 
 void mlir::onnxc::populateControlFlowPatterns(const TypeConverter &converter,
                                               RewritePatternSet &patterns) {
-  patterns.add<IfLowering, LoopLowering, YieldLowering>(converter,
-                                                        patterns.getContext());
+  patterns.add<IfLowering, LoopLowering, ScanLowering, YieldLowering>(
+      converter, patterns.getContext());
 }

@@ -1,0 +1,40 @@
+// RUN: onnx-mlir-opt --convert-onnx-to-linalg --split-input-file %s | FileCheck %s
+
+// If -> scf.if on the extracted condition; the regions move over (the
+// dialect keeps else_branch first, then_branch second).
+// CHECK-LABEL: func.func @if_select
+// CHECK-SAME: (%[[C:.+]]: tensor<i1>, %[[A:.+]]: tensor<2xf32>, %[[B:.+]]: tensor<2xf32>)
+// CHECK: %[[S:.+]] = tensor.extract %[[C]][] : tensor<i1>
+// CHECK: %[[R:.+]] = scf.if %[[S]] -> (tensor<2xf32>) {
+// CHECK-NEXT: scf.yield %[[A]] : tensor<2xf32>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[B]] : tensor<2xf32>
+// CHECK: return %[[R]]
+func.func @if_select(%c: tensor<i1>, %a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "onnx.If"(%c) ({
+    onnx.Yield %b : tensor<2xf32>
+  }, {
+    onnx.Yield %a : tensor<2xf32>
+  }) : (tensor<i1>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// Scan -> scf.for over the scan length: slice, body, insert the output.
+// CHECK-LABEL: func.func @scan_sum
+// CHECK-SAME: (%[[INIT:.+]]: tensor<2xf32>, %[[XS:.+]]: tensor<3x2xf32>)
+// CHECK: %[[BUF:.+]] = tensor.empty
+// CHECK: %[[R:.+]]:2 = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[S:.+]] = %[[INIT]], %[[OUT:.+]] = %{{.+}})
+// CHECK: %[[X:.+]] = tensor.extract_slice %[[XS]][%[[I]], 0] [1, 2] [1, 1] : tensor<3x2xf32> to tensor<2xf32>
+// CHECK: %[[Y:.+]] = linalg.generic {{.*}} ins(%[[S]], %[[X]]
+// CHECK: %[[NEXT:.+]] = tensor.insert_slice %[[Y]] into %[[OUT]][%[[I]], 0] [1, 2] [1, 1]
+// CHECK: scf.yield %[[Y]], %[[NEXT]]
+func.func @scan_sum(%init: tensor<2xf32>, %xs: tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>) {
+  %0:2 = "onnx.Scan"(%init, %xs) <{num_scan_inputs = 1 : i64}> ({
+  ^bb0(%s: tensor<2xf32>, %x: tensor<2xf32>):
+    %y = "onnx.Add"(%s, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    onnx.Yield %y, %y : tensor<2xf32>, tensor<2xf32>
+  }) : (tensor<2xf32>, tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>)
+  return %0#0, %0#1 : tensor<2xf32>, tensor<3x2xf32>
+}
