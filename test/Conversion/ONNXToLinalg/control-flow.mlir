@@ -38,3 +38,26 @@ func.func @scan_sum(%init: tensor<2xf32>, %xs: tensor<3x2xf32>) -> (tensor<2xf32
   }) : (tensor<2xf32>, tensor<3x2xf32>) -> (tensor<2xf32>, tensor<3x2xf32>)
   return %0#0, %0#1 : tensor<2xf32>, tensor<3x2xf32>
 }
+
+// -----
+
+// Loop with a trip count and a carried value -> scf.while over (iteration,
+// condition, carried...).
+// CHECK-LABEL: func.func @loop_count
+// CHECK: %[[M:.+]] = tensor.extract %{{.+}}[] : tensor<i64>
+// CHECK: scf.while (%[[IT:.+]] = %{{.+}}, %[[CND:.+]] = %{{.+}}, %[[V:.+]] = %{{.+}}) : (tensor<i64>, tensor<i1>, tensor<2xf32>)
+// CHECK: %[[I:.+]] = tensor.extract %[[IT]][] : tensor<i64>
+// CHECK: %[[LT:.+]] = arith.cmpi slt, %[[I]], %[[M]] : i64
+// CHECK: scf.condition(%{{.+}}) %[[IT]], %[[CND]], %[[V]]
+// CHECK: } do {
+// CHECK: linalg.generic
+// CHECK: arith.addi %{{.+}}, %{{.+}} : i64
+// CHECK: scf.yield
+func.func @loop_count(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = "onnx.Loop"(%m, %c, %v) <{operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+  ^bb0(%i: tensor<i64>, %cond: tensor<i1>, %x: tensor<2xf32>):
+    %y = "onnx.Add"(%x, %x) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    onnx.Yield %cond, %y : tensor<i1>, tensor<2xf32>
+  }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
