@@ -265,19 +265,36 @@ public:
     if (!resultType.isDynamicDim(1) &&
         resultType.getDimSize(1) != wType.getDimSize(0))
       return rewriter.notifyMatchFailure(op, "output channels differ from W");
-    auto initType = RankedTensorType::get(
-        [&] {
-          SmallVector<int64_t> shape(resultType.getShape());
-          shape[1] = wType.getDimSize(0);
-          return shape;
-        }(),
-        elementType);
-    Value init = buildConvInit(rewriter, loc, initType, sizes, bias, zero);
+    // f16/bf16 accumulate in f32 (like numpy and ONNX Runtime); the named
+    // ungrouped conv ops extend their inputs to the accumulator's type.
+    Type accType = elementType;
+    if ((elementType.isF16() || elementType.isBF16()) && group == 1)
+      accType = rewriter.getF32Type();
+    SmallVector<int64_t> accShape(resultType.getShape());
+    accShape[1] = wType.getDimSize(0);
+    auto initType = RankedTensorType::get(accShape, accType);
+    Type onnxElem = getONNXElementType(op.getX());
+    if (bias && accType != elementType)
+      bias = buildElementwise(
+          rewriter, loc, bias,
+          cast<RankedTensorType>(bias.getType()).clone(accType),
+          [&](OpBuilder &b, Location l, ValueRange a) {
+            return castScalar(b, l, a[0], onnxElem, accType);
+          });
+    Value init = buildConvInit(rewriter, loc, initType, sizes, bias,
+                               createScalarConstant(rewriter, loc, accType, 0));
     auto result = buildConv(rewriter, loc, x, adaptor.getW(), init,
                             window->strides, window->dilations, group);
     if (failed(result))
       return rewriter.notifyMatchFailure(op, "unsupported grouping");
     Value y = *result;
+    if (accType != elementType)
+      y = buildElementwise(
+          rewriter, loc, y,
+          cast<RankedTensorType>(y.getType()).clone(elementType),
+          [&](OpBuilder &b, Location l, ValueRange a) {
+            return castScalar(b, l, a[0], accType, onnxElem);
+          });
     if (y.getType() != resultType)
       y = tensor::CastOp::create(rewriter, loc, resultType, y);
     rewriter.replaceOp(op, y);
