@@ -883,7 +883,9 @@ LogicalResult ModelImporter::getSchemaFunction(onnx::NodeProto &node,
       node.op_type(), info->sinceVersion, "");
   if (!schema)
     return failure();
-  for (const auto &[name, attr] : schema->attributes()) {
+  for (const auto &entry : schema->attributes()) {
+    const std::string &name = entry.first;
+    const onnx::OpSchema::Attribute &attr = entry.second;
     bool present = llvm::any_of(node.attribute(), [&](const auto &a) {
       return a.name() == name;
     });
