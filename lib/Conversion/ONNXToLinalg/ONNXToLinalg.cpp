@@ -84,6 +84,7 @@ struct ConvertONNXToLinalgPass
     populateControlFlowPatterns(converter, patterns);
     populateQuantizationPatterns(converter, patterns);
     populateResizePatterns(converter, patterns);
+    populateEinsumPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -48,6 +48,8 @@ void populateQuantizationPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
 void populateResizePatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+void populateEinsumPatterns(const TypeConverter &converter,
+                            RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
