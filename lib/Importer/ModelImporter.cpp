@@ -262,6 +262,44 @@ static bool graphNeedsConversion(const onnx::GraphProto &graph, int opset) {
   return false;
 }
 
+/// Whether every value `graph` uses (node inputs, graph outputs) is defined
+/// before its use, by the graph, a node before it, or an enclosing graph.
+static bool graphNamesDefined(const onnx::GraphProto &graph,
+                              std::set<std::string> defined,
+                              std::string &error) {
+  for (const auto &vi : graph.input())
+    defined.insert(vi.name());
+  for (const auto &t : graph.initializer())
+    defined.insert(t.name());
+  for (const auto &t : graph.sparse_initializer())
+    defined.insert(t.values().name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const std::string &in : node.input())
+      if (!in.empty() && !defined.count(in)) {
+        error = "input '" + in + "' of node '" + node.name() + "' (" +
+                node.op_type() + ") is not defined before the node";
+        return false;
+      }
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && !graphNamesDefined(attr.g(), defined, error))
+        return false;
+      for (const onnx::GraphProto &g : attr.graphs())
+        if (!graphNamesDefined(g, defined, error))
+          return false;
+    }
+    for (const std::string &out : node.output())
+      if (!out.empty())
+        defined.insert(out);
+  }
+  for (const auto &vi : graph.output())
+    if (!defined.count(vi.name())) {
+      error = "output '" + vi.name() + "' of graph '" + graph.name() +
+              "' is not produced by any node";
+      return false;
+    }
+  return true;
+}
+
 LogicalResult ModelImporter::normaliseOpsets() {
   for (const onnx::OperatorSetIdProto &opset : model.opset_import())
     opsets[opset.domain() == "ai.onnx" ? "" : opset.domain()] =
@@ -273,7 +311,13 @@ LogicalResult ModelImporter::normaliseOpsets() {
       !graphNeedsConversion(model.graph(), opset))
     return success();
   // Old operator versions: let libonnx's version converter rewrite the model
-  // to opset 17, where every op has the version the dialect models.
+  // to opset 17, where every op has the version the dialect models. Its IR
+  // import dereferences every name it meets: check them first.
+  std::string undefined;
+  if (!graphNamesDefined(model.graph(), {}, undefined)) {
+    emitError(fileLoc()) << undefined;
+    return failure();
+  }
   try {
     onnx::ModelProto converted =
         onnx::version_conversion::ConvertVersion(model, kDialectOpset);
