@@ -85,6 +85,7 @@ struct ConvertONNXToLinalgPass
     populateQuantizationPatterns(converter, patterns);
     populateResizePatterns(converter, patterns);
     populateEinsumPatterns(converter, patterns);
+    populateGridSamplePatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

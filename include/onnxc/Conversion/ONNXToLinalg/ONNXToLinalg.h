@@ -50,6 +50,8 @@ void populateResizePatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateEinsumPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+void populateGridSamplePatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)

@@ -1,0 +1,15 @@
+// RUN: onnx-mlir-opt --convert-onnx-to-linalg %s | FileCheck %s
+
+// Bilinear, zeros padding: one generic over N x C x Hout x Wout reading the
+// grid's (x, y), four taps, each masked to 0 outside the image.
+// CHECK-LABEL: func.func @grid_bilinear
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+// CHECK-SAME: outs(%{{.+}} : tensor<1x2x3x3xf32>)
+// CHECK: tensor.extract %{{.+}} : tensor<1x3x3x2xf32>
+// CHECK: math.floor
+// CHECK-COUNT-4: tensor.extract %{{.+}} : tensor<1x2x4x4xf32>
+// CHECK: arith.truncf {{.*}} : f64 to f32
+func.func @grid_bilinear(%x: tensor<1x2x4x4xf32>, %g: tensor<1x3x3x2xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = "onnx.GridSample"(%x, %g) : (tensor<1x2x4x4xf32>, tensor<1x3x3x2xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
