@@ -20,27 +20,6 @@ namespace {
 
 using Pred = arith::CmpIPredicate;
 
-template <typename OpTy>
-class TensorPattern : public OpConversionPattern<OpTy> {
-public:
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-
-protected:
-  RankedTensorType resultType(Operation *op, unsigned i = 0) const {
-    auto t = getConvertedResultType(*this->getTypeConverter(), op, i);
-    if (!t || !isMovableElementType(t.getElementType()))
-      return nullptr;
-    return t;
-  }
-};
-
-RankedTensorType rankedType(Value v) {
-  auto t = dyn_cast<RankedTensorType>(v.getType());
-  if (!t || !isMovableElementType(t.getElementType()))
-    return nullptr;
-  return t;
-}
-
 SmallVector<OpFoldResult> preferStatic(OpBuilder &b, RankedTensorType type,
                                        ArrayRef<OpFoldResult> sizes) {
   SmallVector<OpFoldResult> r;
@@ -92,7 +71,7 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices();
-    auto dataType = rankedType(data), indType = rankedType(indices);
+    auto dataType = getMovableRankedType(data), indType = getMovableRankedType(indices);
     if (!type || !dataType || !indType)
       return rewriter.notifyMatchFailure(op, "unranked or string data");
     int64_t r = dataType.getRank(), q = indType.getRank();
@@ -136,7 +115,7 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices();
-    auto dataType = rankedType(data), indType = rankedType(indices);
+    auto dataType = getMovableRankedType(data), indType = getMovableRankedType(indices);
     if (!type || !dataType || !indType ||
         dataType.getRank() != indType.getRank())
       return rewriter.notifyMatchFailure(op, "unranked or string data");
@@ -169,7 +148,7 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices();
-    auto dataType = rankedType(data), indType = rankedType(indices);
+    auto dataType = getMovableRankedType(data), indType = getMovableRankedType(indices);
     if (!type || !dataType || !indType || indType.getRank() < 1)
       return rewriter.notifyMatchFailure(op, "unranked or string data");
     int64_t r = dataType.getRank(), q = indType.getRank();
@@ -240,8 +219,8 @@ LogicalResult lowerScatterElements(Operation *op, Value data, Value indices,
                                    RankedTensorType type,
                                    ConversionPatternRewriter &rewriter) {
   Location loc = op->getLoc();
-  auto dataType = rankedType(data), indType = rankedType(indices);
-  if (!type || !dataType || !indType || !rankedType(updates) ||
+  auto dataType = getMovableRankedType(data), indType = getMovableRankedType(indices);
+  if (!type || !dataType || !indType || !getMovableRankedType(updates) ||
       dataType.getRank() != indType.getRank() || !knownReduction(reduction))
     return rewriter.notifyMatchFailure(op, "unranked or string data");
   axis = normalizeAxis(axis, dataType.getRank());
@@ -306,8 +285,8 @@ public:
     auto type = resultType(op);
     Value data = adaptor.getData(), indices = adaptor.getIndices(),
           updates = adaptor.getUpdates();
-    auto dataType = rankedType(data), indType = rankedType(indices),
-         updType = rankedType(updates);
+    auto dataType = getMovableRankedType(data), indType = getMovableRankedType(indices),
+         updType = getMovableRankedType(updates);
     StringRef reduction = op.getReduction();
     if (!type || !dataType || !indType || !updType || indType.getRank() < 1 ||
         !knownReduction(reduction))
@@ -361,7 +340,7 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value indices = adaptor.getIndices(), values = adaptor.getValues();
-    auto indType = rankedType(indices), valType = rankedType(values);
+    auto indType = getMovableRankedType(indices), valType = getMovableRankedType(values);
     if (!type || !indType || !valType || valType.getRank() != 1 ||
         valType.getDimSize(0) != 2 || type.getRank() != indType.getRank() + 1)
       return rewriter.notifyMatchFailure(op, "unranked or bad values");
@@ -409,7 +388,7 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value in = adaptor.getInput(), lens = adaptor.getSequenceLens();
-    auto inType = rankedType(in);
+    auto inType = getMovableRankedType(in);
     if (!type || !inType || inType.getRank() < 2)
       return rewriter.notifyMatchFailure(op, "unranked or string data");
     int64_t batchAxis = op.getBatchAxis(), timeAxis = op.getTimeAxis();
@@ -444,7 +423,7 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value x = adaptor.getX();
-    auto xType = rankedType(x);
+    auto xType = getMovableRankedType(x);
     if (!type || !xType || xType.getRank() < 1)
       return rewriter.notifyMatchFailure(op, "unranked or scalar data");
     int64_t rank = xType.getRank();
@@ -522,7 +501,7 @@ public:
     Location loc = op.getLoc();
     auto valType = resultType(op, 0), idxType = resultType(op, 1);
     Value x = adaptor.getX();
-    auto xType = rankedType(x);
+    auto xType = getMovableRankedType(x);
     if (!valType || !idxType || !xType || xType.getRank() < 1)
       return rewriter.notifyMatchFailure(op, "unranked data");
     int64_t rank = xType.getRank();
@@ -630,7 +609,7 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value x = adaptor.getX();
-    auto xType = rankedType(x);
+    auto xType = getMovableRankedType(x);
     if (!type || !xType || xType.getRank() < 1 || type.getRank() != 2)
       return rewriter.notifyMatchFailure(op, "unranked or scalar data");
     int64_t rank = xType.getRank();
@@ -690,7 +669,7 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value in = adaptor.getInput(), cond = adaptor.getCondition();
-    auto inType = rankedType(in), condType = rankedType(cond);
+    auto inType = getMovableRankedType(in), condType = getMovableRankedType(cond);
     if (!type || !inType || !condType || condType.getRank() != 1)
       return rewriter.notifyMatchFailure(op, "unranked data");
     IndexMath m(rewriter, loc);

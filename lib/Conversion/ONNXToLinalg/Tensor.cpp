@@ -23,21 +23,6 @@ namespace {
 
 using Pred = arith::CmpIPredicate;
 
-/// Common checks: a ranked converted result type and movable elements.
-template <typename OpTy>
-class TensorPattern : public OpConversionPattern<OpTy> {
-public:
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-
-protected:
-  RankedTensorType resultType(Operation *op, unsigned i = 0) const {
-    auto t = getConvertedResultType(*this->getTypeConverter(), op, i);
-    if (!t || !isMovableElementType(t.getElementType()))
-      return nullptr;
-    return t;
-  }
-};
-
 /// Dims of `sizes`, preferring the static dims of `type`.
 SmallVector<OpFoldResult> preferStatic(OpBuilder &b, RankedTensorType type,
                                        ArrayRef<OpFoldResult> sizes) {

@@ -19,6 +19,13 @@ bool mlir::onnxc::isMovableElementType(Type t) {
   return !isa<StringType>(t);
 }
 
+RankedTensorType mlir::onnxc::getMovableRankedType(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t || !isMovableElementType(t.getElementType()))
+    return nullptr;
+  return t;
+}
+
 Value mlir::onnxc::IndexMath::c(int64_t v) const {
   return arith::ConstantIndexOp::create(b, loc, v);
 }

@@ -148,6 +148,25 @@ void populateGatherScatterPatterns(const TypeConverter &converter,
 /// Element types that data-movement ops can lower (everything but strings).
 bool isMovableElementType(Type t);
 
+/// `v`'s ranked tensor type when its elements are movable, else null.
+RankedTensorType getMovableRankedType(Value v);
+
+/// Base of the data-movement patterns: the converted result type, ranked and
+/// with movable elements, or null.
+template <typename OpTy>
+class TensorPattern : public OpConversionPattern<OpTy> {
+public:
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+protected:
+  RankedTensorType resultType(Operation *op, unsigned i = 0) const {
+    auto t = getConvertedResultType(*this->getTypeConverter(), op, i);
+    if (!t || !isMovableElementType(t.getElementType()))
+      return nullptr;
+    return t;
+  }
+};
+
 /// Index arithmetic that folds constants as it builds.
 struct IndexMath {
   OpBuilder &b;
