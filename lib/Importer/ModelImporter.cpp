@@ -350,11 +350,15 @@ LogicalResult ModelImporter::normaliseOpsets() {
   opsets.clear();
   for (const onnx::OperatorSetIdProto &o : model.opset_import())
     opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = o.version();
+  // The converted nodes need value_info of their own.
+  if (options.onnxShapeInference)
+    runONNXShapeInference();
   return success();
 }
 
 /// ONNX's graph-level inference, run before version conversion (adapters
-/// need input shapes) and after it (value_info for the new ops).
+/// need input shapes) and, when the model was converted, after it
+/// (value_info for the new ops).
 void ModelImporter::runONNXShapeInference() {
   onnx::ShapeInferenceOptions opts;
   opts.check_type = false;
@@ -1140,8 +1144,6 @@ OwningOpRef<ModuleOp> ModelImporter::run() {
     functions[(fn.domain() == "ai.onnx" ? "" : fn.domain()) + "|" +
               fn.name()] = &fn;
 
-  if (options.onnxShapeInference)
-    runONNXShapeInference();
   collectTypes(model.graph());
 
   onnx::GraphProto &graph = *model.mutable_graph();
