@@ -2,6 +2,8 @@
 
 #include "onnxc/Driver/CodeGen.h"
 
+#include "onnxc/Conversion/RuntimeChecks.h"
+
 #include "onnxc/Dialect/ONNX/IR/ONNXDialect.h"
 #include "onnxc/Support/ProtoConversion.h"
 
@@ -119,6 +121,17 @@ std::unique_ptr<llvm::Module>
 mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
                                StringRef entryName,
                                const ModelSignature &signature) {
+  // The run-time check messages (see emitRuntimeCheck) leave the module
+  // before translation: LLVM has no use for the attribute.
+  std::string messages;
+  if (auto list = module->getAttrOfType<ArrayAttr>(kRuntimeMessagesAttrName)) {
+    for (Attribute a : list) {
+      messages += cast<StringAttr>(a).getValue().str();
+      messages += '\0';
+    }
+    module->removeAttr(kRuntimeMessagesAttrName);
+  }
+
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -134,6 +147,18 @@ mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   new llvm::GlobalVariable(*llvmModule, init->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, init,
                            "onnxc_model_signature");
+
+  // The message table the runtime formats a failed check's message from:
+  // each message ends in NUL, an empty message ends the table.
+  auto *table = llvm::ConstantDataArray::getString(llvmContext, messages, true);
+  new llvm::GlobalVariable(*llvmModule, table->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, table,
+                           "onnxc_model_messages");
+  if (llvm::Function *failFn = llvmModule->getFunction(kRuntimeFailFnName)) {
+    failFn->addFnAttr(llvm::Attribute::NoReturn);
+    failFn->addFnAttr(llvm::Attribute::Cold);
+    failFn->addFnAttr(llvm::Attribute::NoUnwind);
+  }
 
   // void onnxc_model_entry(void **args): args[0] points to the results,
   // args[1..] to the input memref descriptors.

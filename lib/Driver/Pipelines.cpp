@@ -19,9 +19,12 @@
 
 using namespace mlir;
 
-void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm) {
+void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
+                                             bool runtimeChecks) {
   pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
-  pm.addPass(createConvertONNXToLinalg());
+  ConvertONNXToLinalgOptions convert;
+  convert.runtimeChecks = runtimeChecks;
+  pm.addPass(createConvertONNXToLinalg(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
@@ -34,6 +37,8 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm) {
   bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Inputs belong to the caller: an op that writes to one works on a copy.
+  pm.addPass(createReadOnlyArguments());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createFreshResultBuffers());
@@ -55,7 +60,11 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Buffers come from the runtime's _mlir_memref_to_llvm_alloc/_free, which
+  // keep a list per run: a failed run-time check frees them all.
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
@@ -68,7 +77,9 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm) {
 void mlir::onnxc::registerPipelines() {
   PassPipelineRegistration<>("onnxc-onnx-to-linalg",
                              "onnx dialect -> linalg on tensors",
-                             buildONNXToLinalgPipeline);
+                             [](OpPassManager &pm) {
+                               buildONNXToLinalgPipeline(pm);
+                             });
   PassPipelineRegistration<>("onnxc-linalg-to-llvm",
                              "linalg on tensors -> LLVM dialect",
                              buildLinalgToLLVMPipeline);

@@ -1,18 +1,29 @@
 /*===- onnxc_runtime.c - The C API linked into every compiled model -------===*
  *
- * Implements include/onnxc/Runtime/onnxc_runtime.h on top of two symbols
+ * Implements include/onnxc/Runtime/onnxc_runtime.h on top of three symbols
  * that onnxc generates for each model:
  *   onnxc_model_signature  text: one line per input/output (see below)
+ *   onnxc_model_messages   the run-time check messages, each ending in NUL,
+ *                          the table ending in an empty one
  *   onnxc_model_entry      void (void **args): args[0] -> result memref
  *                          descriptors, args[1..] -> input descriptors
+ * and provides what the generated code calls:
+ *   _mlir_memref_to_llvm_alloc / _aligned_alloc / _free
+ *                          every buffer of a run; each is recorded in the
+ *                          run's list, so that a failed run frees them all
+ *   onnxc_rt_fail          a failed run-time check: formats the message and
+ *                          returns to onnxc_run (longjmp), which frees the
+ *                          run's buffers and returns ONNXC_ERROR_RUNTIME
  * Needs only libc. Thread-safe: the signature is parsed once under
- * pthread_once; runs share nothing mutable; errors are thread-local.
+ * pthread_once and freed when the library is unloaded; runs share nothing
+ * mutable; the current run and the error message are thread-local.
  *
  *===----------------------------------------------------------------------===*/
 
 #include "onnxc/Runtime/onnxc_runtime.h"
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +31,7 @@
 #include <string.h>
 
 extern const char onnxc_model_signature[];
+extern const char onnxc_model_messages[];
 extern void onnxc_model_entry(void **args);
 
 #define EXPORT __attribute__((visibility("default")))
@@ -34,6 +46,7 @@ typedef struct {
 
 static sig_tensor *g_inputs, *g_outputs;
 static int g_num_inputs = -1, g_num_outputs = -1;
+static int g_signature_ok;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static __thread char g_error[1024];
 
@@ -45,6 +58,149 @@ static onnxc_status fail(onnxc_status code, const char *fmt, ...) {
   return code;
 }
 
+/*===----------------------------------------------------------------------===*
+ * Buffers of a run
+ *===----------------------------------------------------------------------===*/
+
+/* Every buffer the generated code allocates starts after this header; the
+ * headers of a run form a doubly linked list with the run's sentinel. */
+typedef struct alloc_header {
+  struct alloc_header *prev, *next;
+  void *raw; /* what malloc returned */
+  size_t size;
+} alloc_header;
+
+typedef struct run_context {
+  jmp_buf jump;
+  onnxc_status status;
+  alloc_header buffers; /* sentinel */
+} run_context;
+
+static __thread run_context *g_run;
+
+static void unlink_buffer(alloc_header *h) {
+  h->prev->next = h->next;
+  h->next->prev = h->prev;
+  h->prev = h->next = h;
+}
+
+/* Ends the current run with `code`; the message is already in g_error. */
+__attribute__((noreturn)) static void abort_run(onnxc_status code) {
+  if (!g_run)
+    abort(); /* generated code runs only inside onnxc_run */
+  g_run->status = code;
+  longjmp(g_run->jump, 1);
+}
+
+static void *allocate(size_t size, size_t alignment) {
+  if (alignment < 16)
+    alignment = 16;
+  size_t total;
+  if (__builtin_add_overflow(size, sizeof(alloc_header) + alignment, &total)) {
+    fail(ONNXC_ERROR_OUT_OF_MEMORY,
+         "out of memory: a buffer of %zu bytes does not fit the address space",
+         size);
+    abort_run(ONNXC_ERROR_OUT_OF_MEMORY);
+  }
+  char *raw = malloc(total);
+  if (!raw) {
+    fail(ONNXC_ERROR_OUT_OF_MEMORY,
+         "out of memory: cannot allocate a buffer of %zu bytes", size);
+    abort_run(ONNXC_ERROR_OUT_OF_MEMORY);
+  }
+  uintptr_t user = ((uintptr_t)raw + sizeof(alloc_header) + alignment - 1) &
+                   ~(uintptr_t)(alignment - 1);
+  alloc_header *h = (alloc_header *)(user - sizeof(alloc_header));
+  h->raw = raw;
+  h->size = size;
+  if (g_run) {
+    alloc_header *s = &g_run->buffers;
+    h->next = s->next;
+    h->prev = s;
+    s->next->prev = h;
+    s->next = h;
+  } else {
+    h->prev = h->next = h;
+  }
+  return (void *)user;
+}
+
+static void release(void *p) {
+  if (!p)
+    return;
+  alloc_header *h = (alloc_header *)((char *)p - sizeof(alloc_header));
+  unlink_buffer(h);
+  free(h->raw);
+}
+
+static void release_all(run_context *run) {
+  while (run->buffers.next != &run->buffers)
+    release((char *)run->buffers.next + sizeof(alloc_header));
+}
+
+/* The allocation functions of MLIR's memref-to-llvm conversion with
+ * use-generic-functions (memref.alloc / memref.dealloc). */
+void *_mlir_memref_to_llvm_alloc(size_t size) { return allocate(size, 16); }
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  if (alignment == 0 || (alignment & (alignment - 1)) || alignment > 4096)
+    alignment = 64;
+  return allocate(size, alignment);
+}
+void _mlir_memref_to_llvm_free(void *p) { release(p); }
+
+/* The message `index` of onnxc_model_messages with {0}..{3} replaced by the
+ * values. */
+static void format_message(int32_t index, const int64_t values[4]) {
+  const char *m = onnxc_model_messages;
+  for (int32_t i = 0; i < index && *m; ++i)
+    m += strlen(m) + 1;
+  if (!*m)
+    m = "a run-time check failed";
+  size_t n = 0;
+  for (; *m && n + 1 < sizeof(g_error); ++m) {
+    if (m[0] == '{' && m[1] >= '0' && m[1] <= '3' && m[2] == '}') {
+      n += (size_t)snprintf(g_error + n, sizeof(g_error) - n, "%lld",
+                            (long long)values[m[1] - '0']);
+      if (n >= sizeof(g_error))
+        n = sizeof(g_error) - 1;
+      m += 2;
+      continue;
+    }
+    g_error[n++] = *m;
+  }
+  g_error[n] = 0;
+}
+
+/* Called by the generated code when a run-time check fails. */
+__attribute__((noreturn)) void onnxc_rt_fail(int32_t message, int64_t v0,
+                                             int64_t v1, int64_t v2,
+                                             int64_t v3) {
+  int64_t values[4] = {v0, v1, v2, v3};
+  format_message(message, values);
+  abort_run(ONNXC_ERROR_RUNTIME);
+}
+
+/* Runs the generated code; on a failed check or allocation, frees every
+ * buffer of the run and returns the status. */
+static onnxc_status call_entry(run_context *run, void **args) {
+  run_context *outer = g_run;
+  run->buffers.prev = run->buffers.next = &run->buffers;
+  run->status = ONNXC_OK;
+  g_run = run;
+  if (setjmp(run->jump)) {
+    g_run = outer;
+    release_all(run);
+    return run->status;
+  }
+  onnxc_model_entry(args);
+  g_run = outer;
+  return ONNXC_OK;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Signature
+ *===----------------------------------------------------------------------===*/
+
 static int hexval(char c) {
   if (c >= '0' && c <= '9')
     return c - '0';
@@ -53,13 +209,14 @@ static int hexval(char c) {
   return 0;
 }
 
-/* Decodes a hex token ("-" is the empty string) into a new string. */
+/* Decodes a hex token ("-" is the empty string) into a new string, or NULL
+ * when out of memory. */
 static char *decode(const char *tok, size_t len) {
   if (len == 1 && tok[0] == '-')
     len = 0;
   char *s = malloc(len / 2 + 1);
   if (!s)
-    abort();
+    return NULL;
   for (size_t i = 0; i + 1 < len; i += 2)
     s[i / 2] = (char)(hexval(tok[i]) * 16 + hexval(tok[i + 1]));
   s[len / 2] = 0;
@@ -76,16 +233,39 @@ static const char *next_token(const char *p, const char **tok, size_t *len) {
   return p;
 }
 
-static void parse_signature(void) {
+static void free_tables(sig_tensor *tensors, int count) {
+  if (!tensors)
+    return;
+  for (int i = 0; i < count; ++i) {
+    free(tensors[i].name);
+    if (tensors[i].dim_names)
+      for (int d = 0; d < tensors[i].rank; ++d)
+        free(tensors[i].dim_names[d]);
+    free(tensors[i].dims);
+    free(tensors[i].dim_names);
+  }
+  free(tensors);
+}
+
+/* Frees the tables when the library is unloaded (dlclose). */
+__attribute__((destructor)) static void free_signature(void) {
+  free_tables(g_inputs, g_num_inputs);
+  free_tables(g_outputs, g_num_outputs);
+  g_inputs = g_outputs = NULL;
+  g_num_inputs = g_num_outputs = -1;
+}
+
+/* Parses the signature; 0 when out of memory (the tables are then empty). */
+static int parse_tables(void) {
   const char *p = strchr(onnxc_model_signature, '\n');
   int cap = 0;
   for (const char *q = onnxc_model_signature; *q; ++q)
     cap += *q == '\n';
   g_inputs = calloc((size_t)cap + 1, sizeof(sig_tensor));
   g_outputs = calloc((size_t)cap + 1, sizeof(sig_tensor));
-  if (!g_inputs || !g_outputs)
-    abort();
   g_num_inputs = g_num_outputs = 0;
+  if (!g_inputs || !g_outputs)
+    return 0;
   while (p && *p) {
     if (*p == '\n')
       ++p;
@@ -97,28 +277,44 @@ static void parse_signature(void) {
     const char *tok;
     size_t len;
     p = next_token(p, &tok, &len);
-    t->name = decode(tok, len);
+    if (!(t->name = decode(tok, len)))
+      return 0;
     p = next_token(p, &tok, &len);
     t->dtype = (int32_t)strtol(tok, NULL, 10);
     p = next_token(p, &tok, &len);
-    t->rank = (int)strtol(tok, NULL, 10);
-    t->dims = calloc((size_t)t->rank + 1, sizeof(int64_t));
-    t->dim_names = calloc((size_t)t->rank + 1, sizeof(char *));
+    int rank = (int)strtol(tok, NULL, 10);
+    t->dims = calloc((size_t)rank + 1, sizeof(int64_t));
+    t->dim_names = calloc((size_t)rank + 1, sizeof(char *));
     if (!t->dims || !t->dim_names)
-      abort();
+      return 0;
+    t->rank = rank;
     for (int i = 0; i < t->rank; ++i) {
       p = next_token(p, &tok, &len);
       t->dims[i] = strtoll(tok, NULL, 10);
     }
     for (int i = 0; i < t->rank; ++i) {
       p = next_token(p, &tok, &len);
-      t->dim_names[i] = decode(tok, len);
+      if (!(t->dim_names[i] = decode(tok, len)))
+        return 0;
     }
     p = strchr(p, '\n');
   }
+  return 1;
 }
 
-static void ensure_signature(void) { pthread_once(&g_once, parse_signature); }
+static void parse_signature(void) {
+  if (parse_tables()) {
+    g_signature_ok = 1;
+    return;
+  }
+  free_signature();
+}
+
+/* 1 when the signature is available; every API function checks it. */
+static int ensure_signature(void) {
+  pthread_once(&g_once, parse_signature);
+  return g_signature_ok;
+}
 
 static size_t dtype_size(int32_t dtype) {
   switch (dtype) {
@@ -134,11 +330,16 @@ static size_t dtype_size(int32_t dtype) {
 }
 
 EXPORT int onnxc_api_version(void) { return ONNXC_API_VERSION; }
-EXPORT int onnxc_num_inputs(void) { ensure_signature(); return g_num_inputs; }
-EXPORT int onnxc_num_outputs(void) { ensure_signature(); return g_num_outputs; }
+EXPORT int onnxc_num_inputs(void) {
+  return ensure_signature() ? g_num_inputs : -1;
+}
+EXPORT int onnxc_num_outputs(void) {
+  return ensure_signature() ? g_num_outputs : -1;
+}
 
 static const sig_tensor *get(int output, int index) {
-  ensure_signature();
+  if (!ensure_signature())
+    return NULL;
   if (index < 0 || index >= (output ? g_num_outputs : g_num_inputs))
     return NULL;
   return output ? &g_outputs[index] : &g_inputs[index];
@@ -237,12 +438,29 @@ static onnxc_status check_input(int i, const onnxc_tensor *in,
         ++*num_bound;
       }
     }
-    count *= v;
+    if (__builtin_mul_overflow(count, v, &count))
+      return fail(ONNXC_ERROR_SHAPE,
+                  "input %d ('%s') has more elements than fit in 64 bits", i,
+                  t->name);
   }
+  int64_t bytes;
+  if (__builtin_mul_overflow(count, (int64_t)dtype_size(t->dtype), &bytes) ||
+      (uint64_t)bytes > (uint64_t)PTRDIFF_MAX)
+    return fail(ONNXC_ERROR_SHAPE,
+                "input %d ('%s') has more bytes than the address space", i,
+                t->name);
   if (count > 0 && !in->data)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "input %d ('%s') has null data",
                 i, t->name);
   return ONNXC_OK;
+}
+
+static void free_results(onnxc_tensor *result, int count) {
+  for (int i = 0; i < count; ++i) {
+    free((void *)result[i].shape);
+    release(result[i].data);
+  }
+  free(result);
 }
 
 EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
@@ -252,7 +470,9 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "outputs pointers are null");
   *outputs = NULL;
   *num_outputs = 0;
-  ensure_signature();
+  if (!ensure_signature())
+    return fail(ONNXC_ERROR_OUT_OF_MEMORY,
+                "out of memory reading the model's signature");
   if (num_inputs != (size_t)g_num_inputs)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT,
                 "the model takes %d inputs, %zu given", g_num_inputs,
@@ -285,10 +505,12 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
   int64_t *words = calloc(in_words + out_words + 1, sizeof(int64_t));
   void **args = calloc((size_t)g_num_inputs + 1, sizeof(void *));
   onnxc_tensor *result = calloc((size_t)g_num_outputs + 1, sizeof(onnxc_tensor));
-  if (!words || !args || !result) {
+  run_context *run = malloc(sizeof(run_context));
+  if (!words || !args || !result || !run) {
     free(words);
     free(args);
     free(result);
+    free(run);
     return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   int64_t *results = words + in_words;
@@ -300,7 +522,7 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     memcpy(&w[0], &in->data, sizeof(void *));
     memcpy(&w[1], &in->data, sizeof(void *));
     w[2] = 0;
-    int64_t stride = 1;
+    int64_t stride = 1; /* no overflow: check_input bounded the product */
     for (int d = r - 1; d >= 0; --d) {
       w[3 + d] = in->shape[d];
       w[3 + r + d] = stride;
@@ -310,8 +532,17 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     w += descriptor_words(r);
   }
 
-  onnxc_model_entry(args);
+  onnxc_status status = call_entry(run, args);
+  if (status != ONNXC_OK) {
+    free(words);
+    free(args);
+    free(result);
+    free(run);
+    return status;
+  }
 
+  /* Take the results out of the run's list of buffers; what remains there
+   * the generated code did not free, and is freed now. */
   w = results;
   for (int i = 0; i < g_num_outputs; ++i) {
     const sig_tensor *t = &g_outputs[i];
@@ -319,25 +550,43 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     void *allocated, *aligned;
     memcpy(&allocated, &w[0], sizeof(void *));
     memcpy(&aligned, &w[1], sizeof(void *));
+    if (allocated)
+      unlink_buffer((alloc_header *)((char *)allocated - sizeof(alloc_header)));
+    result[i].dtype = t->dtype;
+    result[i].rank = r;
+    result[i].data = allocated;
+    w += descriptor_words(r);
+  }
+  release_all(run);
+  free(run);
+
+  w = results;
+  for (int i = 0; i < g_num_outputs; ++i) {
+    const sig_tensor *t = &g_outputs[i];
+    int r = t->rank;
     int64_t *shape = malloc(sizeof(int64_t) * ((size_t)r + 1));
-    if (!shape)
-      abort();
+    if (!shape) {
+      free_results(result, g_num_outputs);
+      free(words);
+      free(args);
+      return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    }
     for (int d = 0; d < r; ++d)
       shape[d] = w[3 + d];
+    result[i].shape = shape;
     /* The generated code returns fresh allocations (see the
-     * onnxc-fresh-result-buffers pass); `allocated` is what malloc gave.
-     * Move the data to the start of its own block so that free(data)
-     * releases it. */
+     * onnxc-fresh-result-buffers pass); `allocated` is what the allocator
+     * gave. Move the data to the start of its own block so that
+     * onnxc_free_outputs releases it. The element count fits: the buffer
+     * exists. */
     size_t bytes = dtype_size(t->dtype);
     for (int d = 0; d < r; ++d)
       bytes *= (size_t)shape[d];
+    void *aligned;
+    memcpy(&aligned, &w[1], sizeof(void *));
     char *data = (char *)aligned + w[2] * (int64_t)dtype_size(t->dtype);
-    if (data != allocated && allocated)
-      memmove(allocated, data, bytes);
-    result[i].dtype = t->dtype;
-    result[i].rank = r;
-    result[i].shape = shape;
-    result[i].data = allocated;
+    if (data != result[i].data && result[i].data && bytes)
+      memmove(result[i].data, data, bytes);
     w += descriptor_words(r);
   }
   free(words);
@@ -350,11 +599,7 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
 EXPORT void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs) {
   if (!outputs)
     return;
-  for (size_t i = 0; i < num_outputs; ++i) {
-    free((void *)outputs[i].shape);
-    free(outputs[i].data);
-  }
-  free(outputs);
+  free_results(outputs, (int)num_outputs);
 }
 
 /* MLIR's memref.copy of strided (non-contiguous) memrefs lowers to a call
@@ -386,8 +631,11 @@ void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
     if (sizes[i] == 0)
       return;
   int64_t index[64] = {0};
-  if (rank > 64)
-    abort();
+  if (rank > 64) {
+    fail(ONNXC_ERROR_RUNTIME, "memref copy of rank %lld (at most 64)",
+         (long long)rank);
+    abort_run(ONNXC_ERROR_RUNTIME);
+  }
   int64_t src_off = 0, dst_off = 0;
   for (;;) {
     memcpy(dst_base + dst_off * elem_size, src_base + src_off * elem_size,

@@ -4,7 +4,7 @@
 //           [--expected NAME=FILE]... [--expected-dir DIR] [--rtol R]
 //           [--atol A] [--save-outputs DIR] [--iterations N] [--warmup N]
 //           [--threads T] [--random-inputs [--seed S]] [--ramp-inputs]
-//           [--dim NAME=VALUE]...
+//           [--dim NAME=VALUE]... [--check-determinism]
 //
 // Loads a model library with dlopen, binds its inputs (from .npy or
 // TensorProto files, or generated), runs it, prints every output's dtype and
@@ -67,6 +67,16 @@ const char *usageText =
     "(1e-3, 1e-7)\n"
     "  --save-outputs DIR      write DIR/output_K.pb\n"
     "  --print-outputs N       print the first N values of each output\n"
+    "  --check-determinism     run again on the same input buffers, then "
+    "from\n"
+    "                          4 threads at once (2 when a run takes 0.5 s or "
+    "more):\n"
+    "                          every output must equal "
+    "the\n"
+    "                          first run's bit for bit and no input may "
+    "change\n"
+    "                          (prints 'determinism: OK' or 'determinism: "
+    "FAIL')\n"
     "Timing:\n"
     "  --iterations N          time N more runs (after --warmup runs)\n"
     "  --warmup N              untimed runs before the timed ones (default "
@@ -83,7 +93,7 @@ struct Options {
   std::string inputsDir, expectedDir, saveDir;
   double rtol = 1e-3, atol = 1e-7;
   int iterations = 0, warmup = 0, threads = 1;
-  bool randomInputs = false, rampInputs = false;
+  bool randomInputs = false, rampInputs = false, checkDeterminism = false;
   int printValues = 0;
   uint64_t seed = 0;
   std::map<std::string, int64_t> dims;
@@ -166,6 +176,10 @@ Options parseOptions(int argc, char **argv) {
     }
     if (arg == "--ramp-inputs") {
       o.rampInputs = true;
+      continue;
+    }
+    if (arg == "--check-determinism") {
+      o.checkDeterminism = true;
       continue;
     }
     std::string value;
@@ -700,6 +714,82 @@ int timeRuns(const CompiledModel &model,
   return code;
 }
 
+/// The first difference between the inputs now and before any run, or "".
+std::string changedInput(const CompiledModel &model,
+                         const std::vector<onnxc_tensor> &inputs,
+                         const std::vector<HostTensor> &pristine) {
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!identical(pristine[i], inputs[i]))
+      return "input " + std::to_string(i) + " ('" + model.inputs()[i].name +
+             "') was modified by the model";
+  return "";
+}
+
+/// --check-determinism: the model must give the first run's outputs bit for
+/// bit when run again on the same input buffers and from several threads at
+/// once, and must never write its inputs. Returns the exit code.
+/// Models whose first run took `firstRunMs` or more get fewer concurrent
+/// runs (2 threads, one run each) than quick ones (4 threads, two runs
+/// each), to keep the conformance sweep's time in bounds.
+int checkDeterminism(const CompiledModel &model,
+                     const std::vector<onnxc_tensor> &inputs,
+                     const std::vector<HostTensor> &pristine,
+                     const std::vector<HostTensor> &reference,
+                     double firstRunMs) {
+  bool slow = firstRunMs >= 500;
+  const int kThreads = slow ? 2 : 4, kRunsPerThread = slow ? 1 : 2;
+  auto report = [](const std::string &what) {
+    std::printf("determinism: FAIL: %s\n", what.c_str());
+    std::fflush(stdout);
+    return ExitMismatch;
+  };
+  std::string problem = changedInput(model, inputs, pristine);
+  if (!problem.empty())
+    return report(problem + " (first run)");
+  auto runOnce = [&](const std::string &label, std::string &difference) {
+    OutputSet outs;
+    std::string error;
+    onnxc_status status = model.run(inputs, outs, error);
+    if (status != ONNXC_OK) {
+      difference = label + ": onnxc_run failed (" + statusName(status) +
+                   "): " + error;
+      return;
+    }
+    for (size_t o = 0; o < reference.size() && o < outs.size(); ++o)
+      if (!identical(reference[o], outs[o])) {
+        difference = label + ": output " + std::to_string(o) + " ('" +
+                     model.outputs()[o].name + "') differs from the first run";
+        return;
+      }
+  };
+  runOnce("second run", problem);
+  if (problem.empty())
+    problem = changedInput(model, inputs, pristine);
+  if (!problem.empty())
+    return report(problem);
+  std::vector<std::string> differences(kThreads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < kThreads; ++t)
+    pool.emplace_back([&, t] {
+      for (int i = 0; i < kRunsPerThread && differences[t].empty(); ++i)
+        runOnce("thread " + std::to_string(t) + " run " + std::to_string(i),
+                differences[t]);
+    });
+  for (std::thread &th : pool)
+    th.join();
+  for (const std::string &d : differences)
+    if (!d.empty())
+      return report(d);
+  problem = changedInput(model, inputs, pristine);
+  if (!problem.empty())
+    return report(problem + " (concurrent runs)");
+  std::printf("determinism: OK (%d runs on the same inputs, %d of them from "
+              "%d threads at once)\n",
+              1 + kThreads * kRunsPerThread + 1, kThreads * kRunsPerThread,
+              kThreads);
+  return ExitOK;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -721,8 +811,17 @@ int main(int argc, char **argv) {
   for (const HostTensor &t : inputs)
     views.push_back(t.view());
 
+  std::vector<HostTensor> pristine;
+  if (options.checkDeterminism)
+    for (const onnxc_tensor &v : views)
+      pristine.push_back(copyTensor(v));
+
   OutputSet outs;
+  auto firstStart = std::chrono::steady_clock::now();
   onnxc_status status = model.run(views, outs, error);
+  double firstRunMs = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - firstStart)
+                          .count();
   if (status != ONNXC_OK) {
     std::string message =
         std::string("onnxc_run failed (") + statusName(status) + "): " + error;
@@ -748,6 +847,9 @@ int main(int argc, char **argv) {
   std::fflush(stdout);
 
   int code = pass ? ExitOK : ExitMismatch;
+  if (options.checkDeterminism)
+    code = std::max(code, checkDeterminism(model, views, pristine, outputs,
+                                               firstRunMs));
   if (options.iterations > 0) {
     int timed = timeRuns(model, views, outputs, options);
     code = std::max(code, timed);

@@ -76,6 +76,12 @@ llvm::cl::opt<bool> noONNXShapeInference(
     "no-onnx-shape-inference",
     llvm::cl::desc("Import without running ONNX's graph shape inference"),
     llvm::cl::init(false));
+llvm::cl::opt<bool> noRuntimeChecks(
+    "no-runtime-checks",
+    llvm::cl::desc("Leave out the run-time checks of index values and "
+                   "data-decided sizes (only to measure their cost: bad "
+                   "inputs are then undefined behaviour)"),
+    llvm::cl::init(false));
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "onnxc: error: " << message << "\n";
@@ -183,7 +189,9 @@ int main(int argc, char **argv) {
   entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                  UnitAttr::get(&context));
 
-  if (failed(runPipeline(onnxc::buildONNXToLinalgPipeline)))
+  if (failed(runPipeline([](OpPassManager &pm) {
+        onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks);
+      })))
     return 1;
   if (emit == EmitStage::Linalg)
     return printModule();

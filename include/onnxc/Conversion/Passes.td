@@ -13,7 +13,17 @@ def ConvertONNXToLinalg : Pass<"convert-onnx-to-linalg", "ModuleOp"> {
     become signless integers; the ops chosen keep the unsigned semantics.
     Ops that cannot be lowered are reported, each with its node, and the
     pass fails.
+
+    What the inputs decide at run time (index values, sizes read from
+    tensors, dynamic broadcasting, dims the inferred shapes fix) is checked
+    by the generated code (include/onnxc/Conversion/RuntimeChecks.h);
+    `runtime-checks=false` leaves the checks out (only to measure their
+    cost: a bad input is then undefined behaviour).
   }];
+  let options = [
+    Option<"runtimeChecks", "runtime-checks", "bool", /*default=*/"true",
+           "Emit the run-time checks of index values and data-decided sizes">
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

@@ -13,7 +13,9 @@
 
 namespace mlir::onnxc {
 
-void buildONNXToLinalgPipeline(OpPassManager &pm);
+/// `runtimeChecks` = false leaves out the run-time checks of the generated
+/// code (onnxc --no-runtime-checks, to measure what they cost).
+void buildONNXToLinalgPipeline(OpPassManager &pm, bool runtimeChecks = true);
 void buildLinalgToLLVMPipeline(OpPassManager &pm);
 void registerPipelines();
 

@@ -2,7 +2,15 @@
  *
  * Every shared object that onnxc produces exports these functions. The
  * library needs only libc, libm and libpthread at run time. All functions
- * are thread-safe; onnxc_run may be called from several threads at once.
+ * are thread-safe; onnxc_run may be called from several threads at once,
+ * also on the same input buffers: a model never writes its inputs.
+ *
+ * What the inputs decide only at run time is checked while the model runs
+ * (index values, reshape sizes, dynamic broadcast dims, sizes and steps
+ * read from tensors, dims the model's declared shapes fix): a failed check
+ * makes onnxc_run return ONNXC_ERROR_RUNTIME with a message that names the
+ * ONNX node and the values, after freeing everything the run allocated. An
+ * allocation that fails gives ONNXC_ERROR_OUT_OF_MEMORY the same way.
  *
  * Tensors are dense, row-major, with the element types numbered as ONNX's
  * TensorProto.DataType (1 = float, 7 = int64, 9 = bool stored as one byte,
@@ -28,8 +36,9 @@ typedef enum onnxc_status {
   ONNXC_ERROR_RANK = 3,             /* input rank differs */
   ONNXC_ERROR_SHAPE = 4,            /* a static dim differs, a dim is negative, or a
                                        symbolic dim gets two different values */
-  ONNXC_ERROR_OUT_OF_MEMORY = 5,
-  ONNXC_ERROR_RUNTIME = 6           /* the model failed while running */
+  ONNXC_ERROR_OUT_OF_MEMORY = 5,    /* an allocation failed (nothing leaks) */
+  ONNXC_ERROR_RUNTIME = 6           /* a run-time check failed: the message
+                                       names the node and the values */
 } onnxc_status;
 
 /* Element types, as ONNX TensorProto.DataType. */

@@ -16,4 +16,17 @@ def FreshResultBuffers : Pass<"onnxc-fresh-result-buffers", "func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def ReadOnlyArguments : Pass<"onnxc-read-only-arguments", "ModuleOp"> {
+  let summary = "Mark the tensor arguments of public functions read-only";
+  let description = [{
+    A compiled model never writes its inputs: the caller owns them, may
+    reuse them for the next run and may share them between threads. This
+    pass sets `bufferization.writable = false` on every tensor argument of
+    every public function, so that one-shot bufferization copies an input
+    before an op writes to it (ScatterND, ScatterElements, ...) instead of
+    updating it in place. Runs right before bufferization.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 #endif // ONNXC_TRANSFORMS_PASSES_TD

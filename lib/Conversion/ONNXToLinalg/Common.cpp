@@ -1,6 +1,7 @@
 //===- Common.cpp - Helpers shared by the onnx -> linalg patterns ---------===//
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "onnxc/Conversion/RuntimeChecks.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/AsmState.h"
@@ -123,6 +124,7 @@ Value mlir::onnxc::buildElementwise(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   SmallVector<OpFoldResult> sizes =
       getBroadcastSizes(b, loc, operands, resultType);
+  emitBroadcastCheck(b, loc, /*op=*/nullptr, operands, sizes);
   Value init = createEmpty(b, loc, resultType, sizes);
 
   // An operand dim broadcasts when it is 1 and the result's is not. A

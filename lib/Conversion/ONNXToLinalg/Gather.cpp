@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "onnxc/Conversion/RuntimeChecks.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -19,15 +20,6 @@ using namespace mlir::onnxc;
 namespace {
 
 using Pred = arith::CmpIPredicate;
-
-SmallVector<OpFoldResult> preferStatic(OpBuilder &b, RankedTensorType type,
-                                       ArrayRef<OpFoldResult> sizes) {
-  SmallVector<OpFoldResult> r;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    r.push_back(type.isDynamicDim(i) ? sizes[i]
-                                     : b.getIndexAttr(type.getDimSize(i)));
-  return r;
-}
 
 SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value t) {
   SmallVector<Value> r;
@@ -56,6 +48,44 @@ Value isNonZero(OpBuilder &b, Location loc, Value x, Type t) {
   if (isa<FloatType>(t))
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
   return arith::CmpIOp::create(b, loc, Pred::ne, x, zero);
+}
+
+/// Run-time check that dim `i` of `a` is `pred` to dim `j` of `b` (e.g.
+/// `ule`: indices may not be longer than the data); the message reads
+/// "<aName> has size X in dim i, <bName> has Y in dim j".
+void checkDims(OpBuilder &b, Location loc, Operation *op, Value a, int64_t i,
+               StringRef aName, Pred pred, Value other, int64_t j,
+               StringRef bName) {
+  Value x = getDimValue(b, loc, a, i), y = getDimValue(b, loc, other, j);
+  Value ok = arith::CmpIOp::create(b, loc, pred, x, y);
+  Value failed = arith::XOrIOp::create(
+      b, loc, ok, arith::ConstantIntOp::create(b, loc, 1, 1));
+  emitRuntimeCheck(b, loc, op, failed,
+                   aName + " has size {0} in dim " + Twine(i) + ", " + bName +
+                       " has {1} in dim " + Twine(j),
+                   {x, y});
+}
+
+/// The index components of GatherND/ScatterND: indices[..., j] lies in
+/// [-d, d) for dim `firstDim + j` of `data`, for each j < k.
+void checkIndexTuples(OpBuilder &b, Location loc, Operation *op, Value indices,
+                      Value data, int64_t firstDim, int64_t k) {
+  auto indType = cast<RankedTensorType>(indices.getType());
+  int64_t q = indType.getRank();
+  SmallVector<OpFoldResult> sizes = getDims(b, loc, indices);
+  sizes.back() = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> strides(q, b.getIndexAttr(1));
+  for (int64_t j = 0; j < k; ++j) {
+    SmallVector<OpFoldResult> offsets(q, b.getIndexAttr(0));
+    offsets.back() = b.getIndexAttr(j);
+    Value slice =
+        tensor::ExtractSliceOp::create(b, loc, indices, offsets, sizes, strides);
+    emitIndexRangeCheck(b, loc, op, slice,
+                        getDimValue(b, loc, data, firstDim + j),
+                        /*allowNegative=*/true,
+                        "in component " + Twine(j) + " (data axis " +
+                            Twine(firstDim + j) + ")");
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -89,6 +119,8 @@ public:
     AffineMap map = AffineMap::get(r + q - 1, 0, exprs, getContext());
     Value axisDim =
         getValueOrCreateConstantIndexOp(rewriter, loc, dataDims[axis]);
+    emitIndexRangeCheck(rewriter, loc, op, indices, axisDim,
+                        /*allowNegative=*/true, "on axis " + Twine(axis));
     Value result = buildIndexedGeneric(
         rewriter, loc, type, preferStatic(rewriter, type, sizes), indices, map,
         [&](OpBuilder &b, Location l, ValueRange ivs,
@@ -122,6 +154,12 @@ public:
     int64_t axis = normalizeAxis(op.getAxis(), dataType.getRank());
     Type indOnnx = getONNXElementType(op.getIndices());
     Value axisDim = getDimValue(rewriter, loc, data, axis);
+    for (int64_t i = 0; i < dataType.getRank(); ++i)
+      if (i != axis)
+        checkDims(rewriter, loc, op, indices, i, "indices", Pred::ule, data, i,
+                  "data");
+    emitIndexRangeCheck(rewriter, loc, op, indices, axisDim,
+                        /*allowNegative=*/true, "on axis " + Twine(axis));
     Value result = buildIndexedGeneric(
         rewriter, loc, type,
         preferStatic(rewriter, type, getDims(rewriter, loc, indices)), indices,
@@ -162,6 +200,10 @@ public:
     llvm::append_range(sizes,
                        ArrayRef(getDims(rewriter, loc, data)).drop_front(bd + k));
     SmallVector<Value> dataDims = dimValues(rewriter, loc, data);
+    for (int64_t i = 0; i < bd; ++i)
+      checkDims(rewriter, loc, op, indices, i, "indices", Pred::eq, data, i,
+                "data");
+    checkIndexTuples(rewriter, loc, op, indices, data, bd, k);
     Value result = buildIndexedGeneric(
         rewriter, loc, type, preferStatic(rewriter, type, sizes), {}, {},
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
@@ -226,6 +268,15 @@ LogicalResult lowerScatterElements(Operation *op, Value data, Value indices,
   axis = normalizeAxis(axis, dataType.getRank());
   Type elemOnnx = getONNXElementType(op->getOperand(0));
   Value axisDim = getDimValue(rewriter, loc, data, axis);
+  for (int64_t i = 0; i < dataType.getRank(); ++i) {
+    checkDims(rewriter, loc, op, updates, i, "updates", Pred::eq, indices, i,
+              "indices");
+    if (i != axis)
+      checkDims(rewriter, loc, op, indices, i, "indices", Pred::ule, data, i,
+                "data");
+  }
+  emitIndexRangeCheck(rewriter, loc, op, indices, axisDim,
+                      /*allowNegative=*/true, "on axis " + Twine(axis));
   Value init = data;
   if (init.getType() != type)
     init = tensor::CastOp::create(rewriter, loc, type, init);
@@ -298,6 +349,13 @@ public:
       return rewriter.notifyMatchFailure(op, "index depth unknown");
     Type elemOnnx = getONNXElementType(op.getData());
     SmallVector<Value> dataDims = dimValues(rewriter, loc, data);
+    for (int64_t i = 0; i + 1 < q; ++i)
+      checkDims(rewriter, loc, op, updates, i, "updates", Pred::eq, indices, i,
+                "indices");
+    for (int64_t i = k; i < r; ++i)
+      checkDims(rewriter, loc, op, updates, q - 1 + i - k, "updates", Pred::eq,
+                data, i, "data");
+    checkIndexTuples(rewriter, loc, op, indices, data, 0, k);
     Value init = data;
     if (init.getType() != type)
       init = tensor::CastOp::create(rewriter, loc, type, init);
@@ -356,6 +414,20 @@ public:
     Value on = tensor::ExtractOp::create(
         rewriter, loc, values,
         ValueRange{arith::ConstantIndexOp::create(rewriter, loc, 1)});
+    {
+      IndexMath m(rewriter, loc);
+      Value failed = m.cmp(Pred::slt, depth, m.c(0));
+      if (!type.isDynamicDim(axis))
+        failed = arith::OrIOp::create(
+            rewriter, loc, failed,
+            m.cmp(Pred::ne, depth, m.c(type.getDimSize(axis))));
+      emitRuntimeCheck(rewriter, loc, op, failed,
+                       "depth {0} is negative or differs from the inferred "
+                       "output size {1}",
+                       {depth, type.isDynamicDim(axis)
+                                   ? depth
+                                   : m.c(type.getDimSize(axis))});
+    }
     SmallVector<OpFoldResult> sizes = getDims(rewriter, loc, indices);
     sizes.insert(sizes.begin() + axis, depth);
     SmallVector<AffineExpr> exprs;
@@ -392,6 +464,15 @@ public:
     if (!type || !inType || inType.getRank() < 2)
       return rewriter.notifyMatchFailure(op, "unranked or string data");
     int64_t batchAxis = op.getBatchAxis(), timeAxis = op.getTimeAxis();
+    checkDims(rewriter, loc, op, lens, 0, "sequence_lens", Pred::eq, in,
+              batchAxis, "input");
+    {
+      IndexMath m(rewriter, loc);
+      emitIndexRangeCheck(rewriter, loc, op, lens,
+                          m.add(getDimValue(rewriter, loc, in, timeAxis), m.c(1)),
+                          /*allowNegative=*/false,
+                          "(a sequence length, at most the time axis' size)");
+    }
     Value result = buildIndexedGeneric(
         rewriter, loc, type, getDims(rewriter, loc, in), {}, {},
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
@@ -511,6 +592,22 @@ public:
     Value k = scalarToIndex(rewriter, loc,
                             extractScalar(rewriter, loc, adaptor.getK()),
                             nullptr);
+    {
+      IndexMath m(rewriter, loc);
+      Value n = getDimValue(rewriter, loc, x, axis);
+      Value failed = arith::OrIOp::create(rewriter, loc,
+                                          m.cmp(Pred::slt, k, m.c(0)),
+                                          m.cmp(Pred::sgt, k, n));
+      emitRuntimeCheck(rewriter, loc, op, failed,
+                       "k = {0} is outside [0, {1}] (the size of axis " +
+                           Twine(axis) + ")",
+                       {k, n});
+      if (!valType.isDynamicDim(axis))
+        emitRuntimeCheck(rewriter, loc, op,
+                         m.cmp(Pred::ne, k, m.c(valType.getDimSize(axis))),
+                         "k = {0} differs from the inferred output size {1}",
+                         {k, m.c(valType.getDimSize(axis))});
+    }
     // The position of each element in the sorted order: how many elements
     // of its row come first (ties: the lower index first).
     MLIRContext *ctx = getContext();

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "onnxc/Conversion/RuntimeChecks.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -291,6 +292,16 @@ Value broadcastAtRunTime(OpBuilder &b, Location loc, Value v,
       .getResult(0);
 }
 
+/// Run-time check that A's dim `ia` (the contraction dim) equals B's `ib`.
+void checkInnerDims(OpBuilder &b, Location loc, Value a, int64_t ia, Value bb,
+                    int64_t ib) {
+  Value ka = getDimValue(b, loc, a, ia), kb = getDimValue(b, loc, bb, ib);
+  emitRuntimeCheck(
+      b, loc, /*op=*/nullptr,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, ka, kb),
+      "the contraction dims differ: A has {0}, B has {1}", {ka, kb});
+}
+
 /// Numpy matmul of `a` by `bb` (signless, same element type), returning a
 /// value of `resultType` or failure for shapes numpy rejects.
 FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value a, Value bb,
@@ -308,6 +319,7 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value a, Value bb,
         expand(b, loc, bb, {{0, 1}}, {dimOf(b, loc, bb, 0), b.getIndexAttr(1)});
   ta = cast<RankedTensorType>(a.getType());
   tb = cast<RankedTensorType>(bb.getType());
+  checkInnerDims(b, loc, a, ta.getRank() - 1, bb, tb.getRank() - 2);
   int64_t nA = ta.getRank() - 2, nB = tb.getRank() - 2;
   int64_t nR = std::max(nA, nB);
   if (resultType.getRank() != nR + 2 - vecA - vecB)
@@ -359,6 +371,22 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value a, Value bb,
       if (tb.isDynamicDim(iB))
         bIsOne[iB] =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, db, one);
+      {
+        Value equal =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, da, db);
+        Value either = arith::OrIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, da, one),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, db, one));
+        Value ok = arith::OrIOp::create(b, loc, equal, either);
+        emitRuntimeCheck(
+            b, loc, /*op=*/nullptr,
+            arith::XOrIOp::create(b, loc, ok,
+                                  arith::ConstantIntOp::create(b, loc, 1, 1)),
+            "batch dim " + Twine(d) + " does not broadcast: A has {0}, B has "
+                                      "{1}",
+            {da, db});
+      }
       if (!size)
         size = arith::SelectOp::create(b, loc, aIsOne[iA], db, da).getResult();
       if (aIsOne[iA])
@@ -521,6 +549,7 @@ public:
     // With alpha = 1, beta * C is the accumulator's initial value.
     bool cInInit = useC && alpha == 1;
 
+    checkInnerDims(rewriter, loc, a, transA ? 0 : 1, b, transB ? 1 : 0);
     SmallVector<OpFoldResult> mn = {dimOf(rewriter, loc, a, transA ? 1 : 0),
                                     dimOf(rewriter, loc, b, transB ? 0 : 1)};
     RankedTensorType type = typeFromSizes(mn, acc);

@@ -8,6 +8,7 @@
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "onnxc/Conversion/Passes.h"
+#include "onnxc/Conversion/RuntimeChecks.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
@@ -50,8 +51,24 @@ public:
   }
 };
 
+/// Removes every run-time check (`runtime-checks=false`): the scf.if ops
+/// that call onnxc_rt_fail; canonicalization then drops what only they used.
+void removeRuntimeChecks(ModuleOp module) {
+  SmallVector<scf::IfOp> checks;
+  module.walk([&](func::CallOp call) {
+    if (call.getCallee() == kRuntimeFailFnName)
+      if (auto ifOp = dyn_cast<scf::IfOp>(call->getParentOp()))
+        if (ifOp.getNumResults() == 0)
+          checks.push_back(ifOp);
+  });
+  for (scf::IfOp ifOp : checks)
+    ifOp.erase();
+  module->removeAttr(kRuntimeMessagesAttrName);
+}
+
 struct ConvertONNXToLinalgPass
     : mlir::onnxc::impl::ConvertONNXToLinalgBase<ConvertONNXToLinalgPass> {
+  using ConvertONNXToLinalgBase::ConvertONNXToLinalgBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -63,7 +80,7 @@ struct ConvertONNXToLinalgPass
                            arith::ArithDialect, math::MathDialect,
                            scf::SCFDialect,
                            bufferization::BufferizationDialect>();
-    target.addLegalOp<ModuleOp>();
+    target.addLegalOp<ModuleOp, func::CallOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
       return converter.isSignatureLegal(f.getFunctionType()) &&
              converter.isLegal(&f.getBody());
@@ -121,8 +138,31 @@ struct ConvertONNXToLinalgPass
     });
     if (unsupported)
       return signalPassFailure();
+    // Run-time checks call onnxc_rt_fail; drop the declaration if none does.
+    declareRuntimeFailFn(module);
     if (failed(applyPartialConversion(module, target, frozen)))
-      signalPassFailure();
+      return signalPassFailure();
+    // A tensor.cast that makes a dynamic dim static asserts the model's
+    // inferred shape: check it at run time (declared vs actual dims).
+    module.walk([&](tensor::CastOp cast) {
+      auto src = dyn_cast<RankedTensorType>(cast.getSource().getType());
+      auto dst = dyn_cast<RankedTensorType>(cast.getType());
+      if (!src || !dst || src.getRank() != dst.getRank())
+        return;
+      bool narrows = false;
+      for (int64_t i = 0; i < src.getRank(); ++i)
+        narrows |= src.isDynamicDim(i) && !dst.isDynamicDim(i);
+      if (!narrows)
+        return;
+      OpBuilder b(cast);
+      emitStaticDimsCheck(b, cast.getLoc(), /*op=*/nullptr, cast.getSource(),
+                          dst.getShape(), "a tensor");
+    });
+    if (!runtimeChecks)
+      removeRuntimeChecks(module);
+    Operation *failFn = module.lookupSymbol(kRuntimeFailFnName);
+    if (failFn && SymbolTable::symbolKnownUseEmpty(failFn, module))
+      failFn->erase();
   }
 };
 

@@ -1,15 +1,16 @@
 //===- Tensor.cpp - Shape and data-movement onnx ops -> tensor and linalg -===//
 //
 // Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Shape, Size,
-// ConstantOfShape, Expand, Tile, Slice, Split, Pad, Range, EyeLike, Trilu,
-// DepthToSpace and SpaceToDepth. Shape-like operands (a Reshape's shape, a
-// Slice's starts, ...) are read at compile time when constant and at run
-// time otherwise; sizes that shape inference made static are taken from the
-// result types. Gathers and scatters live in Gather.cpp.
+// ConstantOfShape, Expand, Tile, Split, DepthToSpace and SpaceToDepth.
+// Shape-like operands (a Reshape's shape, ...) are read at compile time when
+// constant and at run time otherwise; sizes that shape inference made static
+// are taken from the result types. Slice and Pad live in Slice.cpp, Range,
+// EyeLike and Trilu in Generators.cpp, gathers and scatters in Gather.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "onnxc/Conversion/RuntimeChecks.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -23,21 +24,21 @@ namespace {
 
 using Pred = arith::CmpIPredicate;
 
-/// Dims of `sizes`, preferring the static dims of `type`.
-SmallVector<OpFoldResult> preferStatic(OpBuilder &b, RankedTensorType type,
-                                       ArrayRef<OpFoldResult> sizes) {
-  SmallVector<OpFoldResult> r;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    r.push_back(type.isDynamicDim(i) ? sizes[i]
-                                     : b.getIndexAttr(type.getDimSize(i)));
-  return r;
-}
-
 Value product(IndexMath &m, ArrayRef<OpFoldResult> dims) {
   Value p = m.c(1);
   for (OpFoldResult d : dims)
     p = m.mul(p, m.v(d));
   return p;
+}
+
+/// Output sizes read from data are non-negative and their product fits
+/// (RuntimeChecks.h); returns the product.
+Value checkOutputSizes(OpBuilder &b, Location loc, Operation *op,
+                       ArrayRef<OpFoldResult> sizes) {
+  SmallVector<Value> values;
+  for (OpFoldResult s : sizes)
+    values.push_back(getValueOrCreateConstantIndexOp(b, loc, s));
+  return emitCheckedSizes(b, loc, op, values, "the output");
 }
 
 //===----------------------------------------------------------------------===//
@@ -101,6 +102,14 @@ public:
       for (int64_t s : type.getShape())
         sizes.push_back(rewriter.getIndexAttr(s));
     }
+    // The new shape holds exactly the input's elements (this also catches a
+    // -1 whose division is inexact, and 0 or -1 used wrongly).
+    IndexMath m(rewriter, loc);
+    Value count = checkOutputSizes(rewriter, loc, op, sizes);
+    Value total = product(m, getDims(rewriter, loc, data));
+    emitRuntimeCheck(rewriter, loc, op, m.cmp(Pred::ne, count, total),
+                     "the new shape has {0} elements, the input has {1}",
+                     {count, total});
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, data, type, sizes));
     return success();
   }
@@ -284,6 +293,17 @@ public:
         return rewriter.notifyMatchFailure(op, "operand ranks differ");
     IndexMath m(rewriter, loc);
     SmallVector<OpFoldResult> sizes = getDims(rewriter, loc, inputs[0]);
+    // Every input has the first one's dims off the axis.
+    for (auto [k, v] : llvm::enumerate(inputs.drop_front()))
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d == axis)
+          continue;
+        Value x = getDimValue(rewriter, loc, v, d), y = m.v(sizes[d]);
+        emitRuntimeCheck(rewriter, loc, op, m.cmp(Pred::ne, x, y),
+                         "input " + Twine(k + 1) + " has size {0} in dim " +
+                             Twine(d) + ", input 0 has {1}",
+                         {x, y});
+      }
     Value total = m.c(0);
     for (Value v : inputs)
       total = m.add(total, getDimValue(rewriter, loc, v, axis));
@@ -350,8 +370,18 @@ public:
       auto values = readIndexList(rewriter, loc, adaptor.getSplit(), split);
       if (failed(values) || values->size() != n)
         return rewriter.notifyMatchFailure(op, "split length unknown");
-      for (OpFoldResult v : *values)
+      Value sum = m.c(0);
+      for (auto [i, v] : llvm::enumerate(*values)) {
         lengths.push_back(m.v(v));
+        emitRuntimeCheck(rewriter, loc, op,
+                         m.cmp(Pred::slt, lengths.back(), m.c(0)),
+                         "split " + Twine(i) + " is negative ({0})",
+                         {lengths.back()});
+        sum = m.add(sum, lengths.back());
+      }
+      emitRuntimeCheck(rewriter, loc, op, m.cmp(Pred::ne, sum, dim),
+                       "the splits add up to {0}, the axis has {1}",
+                       {sum, dim});
     } else {
       // Equal parts, the last one smaller when the dim does not divide.
       Value part = m.div(m.add(dim, m.c(n - 1)), m.c(n));
@@ -489,6 +519,7 @@ public:
       if (failed(shape) || int64_t(shape->size()) != type.getRank())
         return rewriter.notifyMatchFailure(op, "shape length unknown");
       sizes = *shape;
+      checkOutputSizes(rewriter, loc, op, sizes);
     } else {
       sizes.assign(type.getRank(), rewriter.getIndexAttr(0));
     }
@@ -536,8 +567,10 @@ public:
         }
         sizes[d] = getAsOpFoldResult(size);
       }
+      checkOutputSizes(rewriter, loc, op, sizes);
     }
     sizes = preferStatic(rewriter, type, sizes);
+    emitBroadcastCheck(rewriter, loc, op, in, sizes);
     // Input dims of static size index the result directly or broadcast;
     // dynamic ones broadcast when they are 1 at run time.
     bool dynamicIn = !inType.hasStaticShape();
@@ -596,8 +629,14 @@ public:
       if (failed(repeats) || int64_t(repeats->size()) != rank)
         return rewriter.notifyMatchFailure(op, "repeats length unknown");
       for (int64_t d = 0; d < rank; ++d)
+        emitRuntimeCheck(rewriter, loc, op,
+                         m.cmp(Pred::slt, m.v((*repeats)[d]), m.c(0)),
+                         "repeats[" + Twine(d) + "] is negative ({0})",
+                         {m.v((*repeats)[d])});
+      for (int64_t d = 0; d < rank; ++d)
         sizes[d] =
             getAsOpFoldResult(m.mul(m.v(dims[d]), m.v((*repeats)[d])));
+      checkOutputSizes(rewriter, loc, op, sizes);
     }
     sizes = preferStatic(rewriter, type, sizes);
     SmallVector<Value> inDims;
@@ -611,325 +650,6 @@ public:
           for (int64_t d = 0; d < rank; ++d)
             idx.push_back(mm.rem(ivs[d], inDims[d]));
           return tensor::ExtractOp::create(b, l, in, idx);
-        });
-    rewriter.replaceOp(op, r);
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Slice, Pad
-//===----------------------------------------------------------------------===//
-
-class SliceLowering : public TensorPattern<ONNXSliceOp> {
-public:
-  using TensorPattern::TensorPattern;
-  LogicalResult
-  matchAndRewrite(ONNXSliceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = resultType(op);
-    Value in = adaptor.getData();
-    auto inType = dyn_cast<RankedTensorType>(in.getType());
-    if (!type || !inType || inType.getRank() != type.getRank())
-      return rewriter.notifyMatchFailure(op, "unranked or string data");
-    int64_t rank = type.getRank();
-    auto starts =
-        readIndexList(rewriter, loc, adaptor.getStarts(), op.getStarts());
-    auto ends = readIndexList(rewriter, loc, adaptor.getEnds(), op.getEnds());
-    if (failed(starts) || failed(ends) || starts->size() != ends->size())
-      return rewriter.notifyMatchFailure(op, "starts/ends length unknown");
-    size_t n = starts->size();
-    // Axes are usually constant; run-time axes pick each dim's slice
-    // parameters with selects.
-    SmallVector<OpFoldResult> axes;
-    bool constantAxes = true;
-    if (Value a = op.getAxes(); a && !isa<NoneType>(a.getType())) {
-      auto values = readIndexList(rewriter, loc, adaptor.getAxes(), a);
-      if (failed(values) || values->size() != n)
-        return rewriter.notifyMatchFailure(op, "axes length unknown");
-      for (OpFoldResult x : *values) {
-        std::optional<int64_t> c = getConstantIntValue(x);
-        if (!c) {
-          constantAxes = false;
-          axes.push_back(x);
-          continue;
-        }
-        int64_t d = normalizeAxis(*c, rank);
-        if (d < 0 || d >= rank)
-          return rewriter.notifyMatchFailure(op, "axis out of range");
-        axes.push_back(rewriter.getIndexAttr(d));
-      }
-    } else {
-      for (size_t i = 0; i < n; ++i)
-        axes.push_back(rewriter.getIndexAttr(i));
-    }
-    SmallVector<OpFoldResult> steps(n, rewriter.getIndexAttr(1));
-    if (Value s = op.getSteps(); s && !isa<NoneType>(s.getType())) {
-      auto values = readIndexList(rewriter, loc, adaptor.getSteps(), s);
-      if (failed(values) || values->size() != n)
-        return rewriter.notifyMatchFailure(op, "steps length unknown");
-      steps = *values;
-    }
-    IndexMath m(rewriter, loc);
-    SmallVector<OpFoldResult> dims = getDims(rewriter, loc, in);
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> sizes(dims);
-    // Sets dim d's (offset, stride, size) from slice i, where `applies`
-    // (null: always) says whether slice i is on dim d.
-    auto sliceDim = [&](size_t i, int64_t d, Value applies) {
-      Value dim = m.v(dims[d]);
-      Value step = m.v(steps[i]);
-      Value neg = m.cmp(Pred::slt, step, m.c(0));
-      Value start = m.wrapNegative(m.v((*starts)[i]), dim);
-      Value end = m.wrapNegative(m.v((*ends)[i]), dim);
-      // Positive steps clamp to [0, dim], negative ones to [-1, dim - 1].
-      Value dimM1 = m.sub(dim, m.c(1));
-      start = m.select(neg, m.clamp(start, m.c(0), dimM1),
-                       m.clamp(start, m.c(0), dim));
-      end = m.select(neg, m.clamp(end, m.c(-1), dimM1),
-                     m.clamp(end, m.c(0), dim));
-      // ceil((end - start) / step), at least 0.
-      Value absStep = m.select(neg, m.sub(m.c(0), step), step);
-      Value span = m.select(neg, m.sub(start, end), m.sub(end, start));
-      Value size = m.max(
-          m.div(m.add(span, m.sub(absStep, m.c(1))), absStep), m.c(0));
-      if (applies) {
-        start = m.select(applies, start, m.v(offsets[d]));
-        step = m.select(applies, step, m.v(strides[d]));
-        size = m.select(applies, size, m.v(sizes[d]));
-      }
-      offsets[d] = getAsOpFoldResult(start);
-      strides[d] = getAsOpFoldResult(step);
-      sizes[d] = getAsOpFoldResult(size);
-    };
-    for (size_t i = 0; i < n; ++i) {
-      if (constantAxes) {
-        sliceDim(i, *getConstantIntValue(axes[i]), nullptr);
-        continue;
-      }
-      Value axis = m.wrapNegative(m.v(axes[i]), m.c(rank));
-      for (int64_t d = 0; d < rank; ++d)
-        sliceDim(i, d, m.cmp(Pred::eq, axis, m.c(d)));
-    }
-    sizes = preferStatic(rewriter, type, sizes);
-    SmallVector<Value> offsetValues, strideValues;
-    for (int64_t d = 0; d < rank; ++d) {
-      offsetValues.push_back(m.v(offsets[d]));
-      strideValues.push_back(m.v(strides[d]));
-    }
-    Value r = buildIndexedGeneric(
-        rewriter, loc, type, sizes, {}, {},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
-          IndexMath mm(b, l);
-          SmallVector<Value> idx;
-          for (int64_t d = 0; d < rank; ++d)
-            idx.push_back(
-                mm.add(offsetValues[d], mm.mul(ivs[d], strideValues[d])));
-          return tensor::ExtractOp::create(b, l, in, idx);
-        });
-    rewriter.replaceOp(op, r);
-    return success();
-  }
-};
-
-class PadLowering : public TensorPattern<ONNXPadOp> {
-public:
-  using TensorPattern::TensorPattern;
-  LogicalResult
-  matchAndRewrite(ONNXPadOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = resultType(op);
-    Value in = adaptor.getData();
-    auto inType = dyn_cast<RankedTensorType>(in.getType());
-    if (!type || !inType || inType.getRank() != type.getRank())
-      return rewriter.notifyMatchFailure(op, "unranked or string data");
-    int64_t rank = type.getRank();
-    StringRef mode = op.getMode();
-    if (mode != "constant" && mode != "edge" && mode != "reflect" &&
-        mode != "wrap")
-      return rewriter.notifyMatchFailure(op, "unknown mode");
-    auto pads = readIndexList(rewriter, loc, adaptor.getPads(), op.getPads());
-    if (failed(pads) || int64_t(pads->size()) != 2 * rank)
-      return rewriter.notifyMatchFailure(op, "pads length unknown");
-    Type elem = type.getElementType();
-    Value padValue;
-    if (Value cv = op.getConstantValue();
-        cv && !isa<NoneType>(cv.getType()) && mode == "constant") {
-      auto cvType = dyn_cast<RankedTensorType>(adaptor.getConstantValue().getType());
-      if (!cvType || cvType.getNumElements() != 1)
-        return rewriter.notifyMatchFailure(op, "constant_value not a scalar");
-      padValue = extractScalar(rewriter, loc, adaptor.getConstantValue());
-    } else {
-      padValue = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getZeroAttr(elem));
-    }
-    IndexMath m(rewriter, loc);
-    SmallVector<OpFoldResult> dims = getDims(rewriter, loc, in), sizes;
-    SmallVector<Value> before, inDims;
-    for (int64_t d = 0; d < rank; ++d) {
-      OpFoldResult b = (*pads)[d], e = (*pads)[d + rank];
-      before.push_back(m.v(b));
-      inDims.push_back(m.v(dims[d]));
-      sizes.push_back(
-          getAsOpFoldResult(m.add(m.add(m.v(dims[d]), m.v(b)), m.v(e))));
-    }
-    sizes = preferStatic(rewriter, type, sizes);
-    // One generic reading the input at computed indices (also handles
-    // negative pads); fill + insert_slice would bufferize to a strided
-    // memref.copy, which needs the memrefCopy runtime function.
-    Value r = buildIndexedGeneric(
-        rewriter, loc, type, sizes, {}, {},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
-          IndexMath mm(b, l);
-          SmallVector<Value> idx;
-          Value inside;
-          for (int64_t d = 0; d < rank; ++d) {
-            Value n = inDims[d];
-            Value i = mm.sub(ivs[d], before[d]);
-            Value lastIdx = mm.sub(n, mm.c(1));
-            if (mode == "constant") {
-              Value ok = arith::AndIOp::create(
-                  b, l, mm.cmp(Pred::sge, i, mm.c(0)),
-                  mm.cmp(Pred::slt, i, n));
-              inside = inside ? arith::AndIOp::create(b, l, inside, ok) : ok;
-              i = mm.clamp(i, mm.c(0), lastIdx);
-            } else if (mode == "edge") {
-              i = mm.clamp(i, mm.c(0), lastIdx);
-            } else if (mode == "reflect") {
-              // Mirror without repeating the edge; period 2 * (n - 1).
-              Value period = mm.max(mm.mul(lastIdx, mm.c(2)), mm.c(1));
-              Value a = mm.rem(i, period);
-              a = mm.select(mm.cmp(Pred::slt, a, mm.c(0)), mm.add(a, period),
-                            a);
-              i = mm.select(mm.cmp(Pred::sgt, a, lastIdx),
-                            mm.sub(period, a), a);
-            } else { // wrap
-              Value a = mm.rem(i, n);
-              i = mm.select(mm.cmp(Pred::slt, a, mm.c(0)), mm.add(a, n), a);
-            }
-            idx.push_back(i);
-          }
-          Value v = tensor::ExtractOp::create(b, l, in, idx);
-          if (inside)
-            v = arith::SelectOp::create(b, l, inside, v, padValue);
-          return v;
-        });
-    rewriter.replaceOp(op, r);
-    return success();
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// Range, EyeLike, Trilu
-//===----------------------------------------------------------------------===//
-
-class RangeLowering : public TensorPattern<ONNXRangeOp> {
-public:
-  using TensorPattern::TensorPattern;
-  LogicalResult
-  matchAndRewrite(ONNXRangeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = resultType(op);
-    if (!type || type.getRank() != 1)
-      return rewriter.notifyMatchFailure(op, "unranked result");
-    Type elem = type.getElementType();
-    bool isFloat = isa<FloatType>(elem);
-    Value start = extractScalar(rewriter, loc, adaptor.getStart());
-    Value limit = extractScalar(rewriter, loc, adaptor.getLimit());
-    Value delta = extractScalar(rewriter, loc, adaptor.getDelta());
-    SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(type.getDimSize(0))};
-    if (type.isDynamicDim(0)) {
-      // max(ceil((limit - start) / delta), 0), computed in f64.
-      Type f64 = rewriter.getF64Type();
-      auto toF64 = [&](Value v) { return castScalar(rewriter, loc, v, elem, f64); };
-      Value q = arith::DivFOp::create(
-          rewriter, loc,
-          arith::SubFOp::create(rewriter, loc, toF64(limit), toF64(start)),
-          toF64(delta));
-      q = math::CeilOp::create(rewriter, loc, q);
-      Value n = arith::FPToSIOp::create(rewriter, loc, rewriter.getI64Type(), q);
-      IndexMath m(rewriter, loc);
-      sizes[0] = getAsOpFoldResult(
-          m.max(scalarToIndex(rewriter, loc, n, nullptr), m.c(0)));
-    }
-    Value r = buildIndexedGeneric(
-        rewriter, loc, type, sizes, {}, {},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
-          Value i = arith::IndexCastOp::create(b, l, b.getI64Type(), ivs[0]);
-          if (isFloat) {
-            Value fi = castScalar(b, l, i, b.getI64Type(), elem);
-            return arith::AddFOp::create(
-                b, l, start, arith::MulFOp::create(b, l, fi, delta));
-          }
-          Value ii = castScalar(b, l, i, b.getI64Type(), elem);
-          return arith::AddIOp::create(b, l, start,
-                                       arith::MulIOp::create(b, l, ii, delta));
-        });
-    rewriter.replaceOp(op, r);
-    return success();
-  }
-};
-
-class EyeLikeLowering : public TensorPattern<ONNXEyeLikeOp> {
-public:
-  using TensorPattern::TensorPattern;
-  LogicalResult
-  matchAndRewrite(ONNXEyeLikeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = resultType(op);
-    Value in = adaptor.getInput();
-    if (!type || type.getRank() != 2 || !isa<RankedTensorType>(in.getType()))
-      return rewriter.notifyMatchFailure(op, "not 2-D");
-    Type elem = type.getElementType();
-    int64_t k = op.getK();
-    Value r = buildIndexedGeneric(
-        rewriter, loc, type,
-        preferStatic(rewriter, type, getDims(rewriter, loc, in)), {}, {},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
-          IndexMath mm(b, l);
-          Value onDiag =
-              mm.cmp(Pred::eq, mm.sub(ivs[1], ivs[0]), mm.c(k));
-          return arith::SelectOp::create(b, l, onDiag,
-                                         createScalarConstant(b, l, elem, 1),
-                                         createScalarConstant(b, l, elem, 0));
-        });
-    rewriter.replaceOp(op, r);
-    return success();
-  }
-};
-
-class TriluLowering : public TensorPattern<ONNXTriluOp> {
-public:
-  using TensorPattern::TensorPattern;
-  LogicalResult
-  matchAndRewrite(ONNXTriluOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto type = resultType(op);
-    Value in = adaptor.getInput();
-    if (!type || type.getRank() < 2 || in.getType() != type)
-      return rewriter.notifyMatchFailure(op, "rank below 2");
-    int64_t rank = type.getRank();
-    Value k = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    if (Value kv = op.getK(); kv && !isa<NoneType>(kv.getType()))
-      k = scalarToIndex(rewriter, loc, extractScalar(rewriter, loc, adaptor.getK()),
-                        nullptr);
-    bool upper = op.getUpper();
-    Type elem = type.getElementType();
-    Value r = buildIndexedGeneric(
-        rewriter, loc, type, getDims(rewriter, loc, in), in, {},
-        [&](OpBuilder &b, Location l, ValueRange ivs,
-            ValueRange args) -> Value {
-          IndexMath mm(b, l);
-          Value diff = mm.sub(ivs[rank - 1], ivs[rank - 2]);
-          Value keep = mm.cmp(upper ? Pred::sge : Pred::sle, diff, k);
-          Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(elem));
-          return arith::SelectOp::create(b, l, keep, args[0], zero);
         });
     rewriter.replaceOp(op, r);
     return success();
@@ -1026,8 +746,9 @@ void mlir::onnxc::populateTensorPatterns(const TypeConverter &converter,
                UnsqueezeLowering, TransposeLowering, ConcatLowering,
                SplitLowering, ShapeLowering, SizeLowering,
                ConstantOfShapeLowering, ExpandLowering, TileLowering,
-               SliceLowering, PadLowering, RangeLowering, EyeLikeLowering,
-               TriluLowering, DepthToSpaceLowering, SpaceToDepthLowering>(
+               DepthToSpaceLowering, SpaceToDepthLowering>(
       converter, patterns.getContext());
+  populateSlicePatterns(converter, patterns);
+  populateGeneratorPatterns(converter, patterns);
   populateGatherScatterPatterns(converter, patterns);
 }

@@ -309,3 +309,13 @@ Value mlir::onnxc::reshapeTo(OpBuilder &b, Location loc, Value src,
                                        ArrayRef<ReassociationIndices>{all},
                                        outSizes);
 }
+
+SmallVector<OpFoldResult>
+mlir::onnxc::preferStatic(OpBuilder &b, RankedTensorType type,
+                          ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> r;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    r.push_back(type.isDynamicDim(i) ? sizes[i]
+                                     : b.getIndexAttr(type.getDimSize(i)));
+  return r;
+}

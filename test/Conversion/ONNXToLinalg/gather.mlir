@@ -9,9 +9,26 @@ func.func @gather(%d: tensor<?x4xf32>, %i: tensor<2x3xi32>) -> tensor<2x3x4xf32>
 }
 // CHECK-DAG: #[[IDX:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK: module attributes {onnxc.runtime_messages = ["node (Gather): index {0} out of range [{1}, {2}) on axis 0"]}
+// CHECK: func.func private @onnxc_rt_fail(i32, i64, i64, i64, i64)
 // CHECK-LABEL: func.func @gather
 // CHECK-SAME: (%[[D:.+]]: tensor<?x4xf32>, %[[I:.+]]: tensor<2x3xi32>)
 // CHECK: %[[N:.+]] = tensor.dim %[[D]], %{{.+}} : tensor<?x4xf32>
+// The indices are validated once, before the gather: one pass finds their
+// minimum and maximum, and one check compares them with [-N, N).
+// CHECK: %[[MM:.+]]:2 = linalg.generic {{.+}} iterator_types = ["reduction", "reduction"]} ins(%[[I]] : tensor<2x3xi32>) outs(%{{.+}}, %{{.+}} : tensor<i64>, tensor<i64>)
+// CHECK: arith.minsi
+// CHECK: arith.maxsi
+// CHECK: %[[LO:.+]] = tensor.extract %[[MM]]#0[] : tensor<i64>
+// CHECK: %[[HI:.+]] = tensor.extract %[[MM]]#1[] : tensor<i64>
+// CHECK: %[[UP:.+]] = arith.index_cast %[[N]] : index to i64
+// CHECK: %[[DOWN:.+]] = arith.subi %{{.+}}, %[[UP]] : i64
+// CHECK: %[[TOOHIGH:.+]] = arith.cmpi sge, %[[HI]], %[[UP]] : i64
+// CHECK: %[[TOOLOW:.+]] = arith.cmpi slt, %[[LO]], %[[DOWN]] : i64
+// CHECK: %[[BAD:.+]] = arith.ori %[[TOOHIGH]], %[[TOOLOW]] : i1
+// CHECK: %[[VAL:.+]] = arith.select %[[TOOHIGH]], %[[HI]], %[[LO]] : i64
+// CHECK: scf.if %[[BAD]] {
+// CHECK: func.call @onnxc_rt_fail(%{{.+}}, %[[VAL]], %[[DOWN]], %[[UP]], %{{.+}}) : (i32, i64, i64, i64, i64) -> ()
 // CHECK: %[[INIT:.+]] = tensor.empty() : tensor<2x3x4xf32>
 // CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[IDX]], #[[OUT]]], {{.+}}} ins(%[[I]] : tensor<2x3xi32>) outs(%[[INIT]] : tensor<2x3x4xf32>)
 // CHECK: ^bb0(%[[IN:.+]]: i32, %{{.+}}: f32):
@@ -33,7 +50,10 @@ func.func @gather_elements(%d: tensor<3x?xf32>, %i: tensor<2x?xi64>) -> tensor<2
 // CHECK-LABEL: func.func @gather_elements
 // CHECK-SAME: (%[[D:.+]]: tensor<3x?xf32>, %[[I:.+]]: tensor<2x?xi64>)
 // CHECK: %[[M:.+]] = tensor.dim %[[I]], %{{.+}} : tensor<2x?xi64>
-// CHECK: %[[INIT:.+]] = tensor.empty(%[[M]]) : tensor<2x?xf32>
+// CHECK: %[[OK:.+]] = arith.cmpi ule, %[[M]], %{{.+}} : index
+// CHECK: scf.if
+// CHECK: func.call @onnxc_rt_fail
+// CHECK: %[[INIT:.+]] = tensor.empty(%{{.+}}) : tensor<2x?xf32>
 // CHECK: %[[Y:.+]] = linalg.generic {{.+}} ins(%[[I]] : tensor<2x?xi64>) outs(%[[INIT]] : tensor<2x?xf32>)
 // CHECK: ^bb0(%[[IN:.+]]: i64, %{{.+}}: f32):
 // CHECK: %[[J:.+]] = linalg.index 1 : index
@@ -52,6 +72,7 @@ func.func @gather_nd(%d: tensor<2x3x4xf32>, %i: tensor<5x2xi64>) -> tensor<5x4xf
 }
 // CHECK-LABEL: func.func @gather_nd
 // CHECK-SAME: (%[[D:.+]]: tensor<2x3x4xf32>, %[[I:.+]]: tensor<5x2xi64>)
+// CHECK-COUNT-2: func.call @onnxc_rt_fail
 // CHECK: %[[Y:.+]] = linalg.generic
 // CHECK: %[[R:.+]] = linalg.index 0 : index
 // CHECK: %[[C:.+]] = linalg.index 1 : index
@@ -137,6 +158,7 @@ func.func @reverse_sequence(%x: tensor<4x3xf32>, %l: tensor<3xi64>) -> tensor<4x
 }
 // CHECK-LABEL: func.func @reverse_sequence
 // CHECK-SAME: (%[[X:.+]]: tensor<4x3xf32>, %[[L:.+]]: tensor<3xi64>)
+// CHECK-COUNT-2: func.call @onnxc_rt_fail
 // CHECK: %[[Y:.+]] = linalg.generic
 // CHECK: %[[T:.+]] = linalg.index 0 : index
 // CHECK: %[[B:.+]] = linalg.index 1 : index

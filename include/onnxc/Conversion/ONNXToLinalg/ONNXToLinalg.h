@@ -42,6 +42,10 @@ void populateReductionPatterns(const TypeConverter &converter,
                                RewritePatternSet &patterns);
 void populateTensorPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+void populateSlicePatterns(const TypeConverter &converter,
+                           RewritePatternSet &patterns);
+void populateGeneratorPatterns(const TypeConverter &converter,
+                               RewritePatternSet &patterns);
 void populateControlFlowPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateQuantizationPatterns(const TypeConverter &converter,
@@ -74,6 +78,10 @@ RankedTensorType getConvertedResultType(const TypeConverter &converter,
 SmallVector<OpFoldResult> getDims(OpBuilder &b, Location loc, Value tensor);
 /// Size of one dim as an index value.
 Value getDimValue(OpBuilder &b, Location loc, Value tensor, int64_t dim);
+
+/// `sizes`, with the static dims of `type` in place of the computed ones.
+SmallVector<OpFoldResult> preferStatic(OpBuilder &b, RankedTensorType type,
+                                       ArrayRef<OpFoldResult> sizes);
 
 /// A tensor.empty of `type` whose dynamic dims come from `sizes`.
 Value createEmpty(OpBuilder &b, Location loc, RankedTensorType type,

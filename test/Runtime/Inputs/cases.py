@@ -1,0 +1,197 @@
+"""Small ONNX models and .npy inputs for the run-time tests.
+
+  cases.py NAME DIR    writes DIR/model.onnx and DIR/<input>_<variant>.npy
+
+Each case has one model and named input sets: `good` runs, the others make
+a run-time check fail (see the .test files for the messages).
+"""
+
+import os
+import sys
+
+import numpy as np
+from onnx import TensorProto, helper, save
+
+F, I64 = TensorProto.FLOAT, TensorProto.INT64
+
+
+def vi(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, opset=17):
+    graph = helper.make_graph(nodes, "g", inputs, outputs)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+def f32(x):
+    return np.array(x, dtype=np.float32)
+
+
+def i64(x):
+    return np.array(x, dtype=np.int64)
+
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+@case
+def gather():
+    m = model([helper.make_node("Gather", ["data", "indices"], ["y"], name="gather_3", axis=0)],
+              [vi("data", F, [5, 3]), vi("indices", I64, ["n"])], [vi("y", F, ["n", 3])])
+    data = f32(np.arange(15).reshape(5, 3))
+    return m, {"data": {"all": data}, "indices": {"good": i64([0, -5, 4]), "high": i64([1, 17]),
+                                                  "low": i64([-6])}}
+
+
+@case
+def gather_elements():
+    m = model([helper.make_node("GatherElements", ["data", "indices"], ["y"], name="ge", axis=1)],
+              [vi("data", F, ["r", 3]), vi("indices", I64, ["q", 2])], [vi("y", F, ["q", 2])])
+    return m, {"data": {"all": f32(np.arange(6).reshape(2, 3))},
+               "indices": {"good": i64([[0, 2], [-1, 1]]), "high": i64([[0, 3], [0, 0]]),
+                           "rows": i64([[0, 0], [0, 0], [0, 0]])}}
+
+
+@case
+def gather_nd():
+    m = model([helper.make_node("GatherND", ["data", "indices"], ["y"], name="gnd")],
+              [vi("data", F, [2, 2]), vi("indices", I64, ["q", 2])], [vi("y", F, ["q"])])
+    return m, {"data": {"all": f32([[1, 2], [3, 4]])},
+               "indices": {"good": i64([[1, 0], [0, -1]]), "high": i64([[0, 2]])}}
+
+
+@case
+def scatter_elements():
+    m = model([helper.make_node("ScatterElements", ["data", "indices", "updates"], ["y"],
+                                name="se", axis=0, reduction="add")],
+              [vi("data", F, [3]), vi("indices", I64, ["n"]), vi("updates", F, ["m"])],
+              [vi("y", F, [3])])
+    return m, {"data": {"all": f32([1, 2, 3])},
+               "indices": {"good": i64([0, 2, 0]), "high": i64([5, 0, 0]), "short": i64([0, 1])},
+               "updates": {"all": f32([10, 20, 30])}}
+
+
+@case
+def scatter_nd():
+    m = model([helper.make_node("ScatterND", ["data", "indices", "updates"], ["y"], name="snd")],
+              [vi("data", F, [4]), vi("indices", I64, ["n", 1]), vi("updates", F, ["n"])],
+              [vi("y", F, [4])])
+    return m, {"data": {"all": f32([1, 2, 3, 4])},
+               "indices": {"good": i64([[3], [-4]]), "high": i64([[4], [0]])},
+               "updates": {"all": f32([10, 20])}}
+
+
+@case
+def reshape():
+    m = model([helper.make_node("Reshape", ["data", "shape"], ["y"], name="reshape")],
+              [vi("data", F, ["n"]), vi("shape", I64, [2])], [vi("y", F, ["a", "b"])])
+    return m, {"data": {"all": f32(np.arange(6))},
+               "shape": {"good": i64([2, -1]), "count": i64([4, 2]), "inexact": i64([4, -1]),
+                         "negative": i64([-2, -3])}}
+
+
+@case
+def broadcast():
+    m = model([helper.make_node("Add", ["a", "b"], ["y"], name="add")],
+              [vi("a", F, ["n"]), vi("b", F, ["m"])], [vi("y", F, ["k"])])
+    return m, {"a": {"all": f32([1, 2, 3])},
+               "b": {"good": f32([10]), "same": f32([1, 1, 1]), "bad": f32([1, 2, 3, 4])}}
+
+
+@case
+def range_():
+    m = model([helper.make_node("Range", ["start", "limit", "delta"], ["y"], name="range")],
+              [vi("start", F, []), vi("limit", F, []), vi("delta", F, [])], [vi("y", F, ["n"])])
+    return m, {"start": {"all": f32(0)}, "limit": {"all": f32(5)},
+               "delta": {"good": f32(2), "zero": f32(0)}}
+
+
+@case
+def slice_():
+    m = model([helper.make_node("Slice", ["data", "starts", "ends", "axes", "steps"], ["y"],
+                                name="slice")],
+              [vi("data", F, [5]), vi("starts", I64, [1]), vi("ends", I64, [1]),
+               vi("axes", I64, [1]), vi("steps", I64, [1])], [vi("y", F, ["n"])])
+    return m, {"data": {"all": f32([0, 1, 2, 3, 4])}, "starts": {"all": i64([4])},
+               "ends": {"all": i64([-10])}, "axes": {"good": i64([0]), "badaxis": i64([3])},
+               "steps": {"good": i64([-2]), "zero": i64([0])}}
+
+
+@case
+def tile():
+    m = model([helper.make_node("Tile", ["data", "repeats"], ["y"], name="tile")],
+              [vi("data", F, [2]), vi("repeats", I64, [1])], [vi("y", F, ["n"])])
+    return m, {"data": {"all": f32([1, 2])},
+               "repeats": {"good": i64([2]), "negative": i64([-1])}}
+
+
+@case
+def constant_of_shape():
+    m = model([helper.make_node("ConstantOfShape", ["shape"], ["y"], name="cos",
+                                value=helper.make_tensor("v", F, [1], [7.0]))],
+              [vi("shape", I64, [2])], [vi("y", F, ["a", "b"])])
+    return m, {"shape": {"good": i64([2, 2]), "negative": i64([2, -3]),
+                         "overflow": i64([2**40, 2**40]), "huge": i64([2**20, 2**22])}}
+
+
+@case
+def topk():
+    m = model([helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")],
+              [vi("x", F, ["n"]), vi("k", I64, [1])], [vi("v", F, ["k"]), vi("i", I64, ["k"])])
+    return m, {"x": {"all": f32([3, 1, 4, 1, 5])}, "k": {"good": i64([2]), "big": i64([7])}}
+
+
+@case
+def onehot():
+    m = model([helper.make_node("OneHot", ["indices", "depth", "values"], ["y"], name="onehot")],
+              [vi("indices", I64, [2]), vi("depth", I64, []), vi("values", F, [2])],
+              [vi("y", F, [2, "d"])])
+    return m, {"indices": {"all": i64([0, 2])}, "depth": {"good": i64(3), "negative": i64(-1)},
+               "values": {"all": f32([0, 1])}}
+
+
+@case
+def reverse_sequence():
+    m = model([helper.make_node("ReverseSequence", ["x", "lens"], ["y"], name="revseq",
+                                batch_axis=1, time_axis=0)],
+              [vi("x", F, [3, 2]), vi("lens", I64, ["b"])], [vi("y", F, [3, 2])])
+    return m, {"x": {"all": f32(np.arange(6).reshape(3, 2))},
+               "lens": {"good": i64([3, 1]), "long": i64([4, 1]), "count": i64([1, 1, 1])}}
+
+
+@case
+def declared():
+    # The graph declares z as [3]; the input's N decides at run time.
+    m = model([helper.make_node("Identity", ["x"], ["z"], name="identity")],
+              [vi("x", F, ["N"])], [vi("z", F, [3])])
+    return m, {"x": {"good": f32([-1, 0, 2]), "bad": f32([1, 2, 3, 4])}}
+
+
+@case
+def api():
+    # For Inputs/api_test.c: Z = X + Y, X and Y float[N,3].
+    m = model([helper.make_node("Add", ["X", "Y"], ["Z"], name="add")],
+              [vi("X", F, ["N", 3]), vi("Y", F, ["N", 3])], [vi("Z", F, ["N", 3])])
+    return m, {}
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    m, inputs = CASES[name]()
+    save(m, os.path.join(out, "model.onnx"))
+    for input_name, variants in inputs.items():
+        for variant, value in variants.items():
+            np.save(os.path.join(out, "%s_%s.npy" % (input_name, variant)), value)
+
+
+if __name__ == "__main__":
+    main()
