@@ -26,8 +26,18 @@ data.json may say otherwise, and the overrides that onnx's own reference
 backend test passes (onnx/test/test_backend_reference.py) apply to the tests
 it names (TOLERANCE_OVERRIDES below).
 
+Every onnxc-run also gets `--check-determinism` (unless
+--no-check-determinism): it runs the model twice on the same input buffers
+and from several threads, and exits 1 with a line "determinism: FAIL ..." when
+the outputs differ or an input was modified. Such a test is a FAIL with the
+detail "determinism: <data set>: ...".
+
 The checked-in lists `test/conformance/<suite>.passing` name the tests that
-pass today; a listed test that does not pass makes the sweep fail (exit 1).
+pass today; a listed test that does not pass makes the sweep fail (exit 1),
+and so does a listed test that did not run (NOT RUN: it is no longer in the
+suite folder, or came out SKIP), unless --filter leaves it out. A selected
+suite whose folder is missing is an error (exit 2); --allow-missing-suite
+skips it instead, for a checkout without the data.
 
   utils/conformance.py                          # check both suites
   utils/conformance.py --suite onnx-1.23 --filter 'node/test_(add|sub)'
@@ -54,6 +64,7 @@ SUITES = {
     "onnx-1.12": "/usr/share/libonnx-testdata/data",
     "onnx-1.23": os.path.join(os.path.dirname(ROOT), "shared", "onnx-backend-tests"),
 }
+LISTS_DIR = os.path.join(ROOT, "test", "conformance")  # <suite>.passing
 STATUSES = ["PASS", "FAIL", "UNSUPPORTED", "COMPILE_ERROR", "CRASH", "TIMEOUT", "SKIP"]
 
 DEFAULT_RTOL = 1e-3
@@ -204,6 +215,16 @@ def unsupported_features(detail):
     return sorted(set(ops)) or [re.sub(r"^.*?error:\s*", "", detail).split(" | ")[0][:100]]
 
 
+def determinism_failure(text):
+    """What onnxc-run --check-determinism said went wrong: its first line
+    "determinism: FAIL ...", less the "determinism:", or None."""
+    for l in text.splitlines():
+        l = l.strip()
+        if l.startswith("determinism:") and "FAIL" in l:
+            return l[len("determinism:"):].strip()
+    return None
+
+
 def run_test(test, args, procs, tmp_root):
     if test.model is None:
         return "SKIP", "no model.onnx (download link only)"
@@ -229,6 +250,8 @@ def run_test(test, args, procs, tmp_root):
             return "COMPILE_ERROR", "onnxc exited 0 but wrote no %s" % os.path.basename(lib)
 
         tolerance = ["--rtol", repr(test.rtol), "--atol", repr(test.atol)]
+        if args.check_determinism:
+            tolerance.append("--check-determinism")
         if test.light_outputs is not None:
             expected = os.path.join(work, "expected")
             os.mkdir(expected)
@@ -246,6 +269,10 @@ def run_test(test, args, procs, tmp_root):
                 return "TIMEOUT", "%s: onnxc-run took more than %ds" % (label, args.run_timeout)
             if rc < 0:
                 return "CRASH", "%s: onnxc-run: %s" % (label, signal_name(rc))
+            determinism = determinism_failure(out + "\n" + err)
+            if rc != 0 and determinism:
+                return "FAIL", "determinism: %s: %s" % (
+                    label, one_line(determinism, work, test_dir))
             if rc == 1:
                 # The failing outputs with their first bad element; the
                 # summary line only when it says more (a count mismatch).
@@ -272,7 +299,7 @@ def read_list(path):
         return [l.strip() for l in f if l.strip() and not l.startswith("#")]
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--onnxc", default=os.path.join(ROOT, "build", "bin", "onnxc"))
@@ -282,17 +309,27 @@ def main():
                     help="run only the tests whose suite/folder/test name matches (re.search)")
     ap.add_argument("--update", action="store_true",
                     help="rewrite the checked-in lists of passing tests (with --filter, only "
-                         "the entries of the tests that ran change)")
+                         "the entries of the tests that ran change; names no longer in the "
+                         "suite are dropped)")
+    ap.add_argument("--allow-missing-suite", action="store_true",
+                    help="skip a selected suite whose folder is missing instead of failing "
+                         "(exit 2); for a checkout without the test data")
+    ap.add_argument("--check-determinism", action=argparse.BooleanOptionalAction, default=True,
+                    help="pass --check-determinism to every onnxc-run: outputs that differ "
+                         "between runs or threads, or a modified input, are a FAIL "
+                         "(default: on)")
+    ap.add_argument("--lists-dir", default=LISTS_DIR,
+                    help="folder of the <suite>.passing lists (default: %(default)s)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=300, help="seconds per compile")
-    ap.add_argument("--run-timeout", type=int, default=120, help="seconds per onnxc-run")
+    ap.add_argument("--run-timeout", type=int, default=300, help="seconds per onnxc-run")
     ap.add_argument("--rtol", type=float, default=DEFAULT_RTOL,
                     help="default relative tolerance (per-test overrides still apply)")
     ap.add_argument("--atol", type=float, default=DEFAULT_ATOL,
                     help="default absolute tolerance (per-test overrides still apply)")
     ap.add_argument("--report", default=os.path.join(ROOT, "build", "conformance-results.txt"),
                     help="write every result line to this file (default: %(default)s)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
 
     for tool in (args.onnxc, args.onnxc_run):
         if not os.access(tool, os.X_OK):
@@ -304,17 +341,25 @@ def main():
     pattern = re.compile(args.filter) if args.filter else None
 
     start = time.time()
-    suites = []
+    suites = []  # (name, root, names of all its tests, in --filter or not)
     tests = []
-    for suite in args.suite or sorted(SUITES):
+    for suite in sorted(set(args.suite or SUITES)):
         root = SUITES[suite]
         if not os.path.isdir(root):
-            print("%s: %s not found, skipped" % (suite, root))
+            if not args.allow_missing_suite:
+                print("error: suite %s: folder %s not found (install the data, select other "
+                      "suites with --suite, or pass --allow-missing-suite)" % (suite, root),
+                      file=sys.stderr)
+                return 2
+            print("%s: %s not found, skipped (--allow-missing-suite)" % (suite, root))
             continue
-        found = [t for t in find_tests(suite, root, args.rtol, args.atol)
-                 if not pattern or pattern.search(t.full_name)]
-        suites.append((suite, root))
-        tests.extend(found)
+        found = find_tests(suite, root, args.rtol, args.atol)
+        suites.append((suite, root, {t.name for t in found}))
+        tests.extend(t for t in found if not pattern or pattern.search(t.full_name))
+    if pattern and not tests and suites:
+        print("error: --filter %r matches no test of %s" % (
+            args.filter, ", ".join(s for s, _, _ in suites)), file=sys.stderr)
+        return 2
 
     def interrupt(signum, frame):
         raise KeyboardInterrupt
@@ -347,7 +392,8 @@ def main():
 
     report = []
     regressions = []
-    for suite, root in suites:
+    not_run = []
+    for suite, root, existing in suites:
         suite_tests = [t for t in tests if t.suite == suite]
         per_folder = collections.OrderedDict()
         unsupported = collections.Counter()
@@ -359,11 +405,17 @@ def main():
             if status == "UNSUPPORTED":
                 unsupported.update(unsupported_features(detail))
 
-        listfile = os.path.join(ROOT, "test", "conformance", suite + ".passing")
+        listfile = os.path.join(args.lists_dir, suite + ".passing")
         listed = read_list(listfile)
         ran = {t.name: results[t.full_name][0] for t in suite_tests}
         for name in listed:
-            if name in ran and ran[name] != "PASS":
+            if pattern and not pattern.search(suite + "/" + name):
+                continue  # not asked for
+            if name not in ran:
+                not_run.append("%s/%s: not found in %s" % (suite, name, root))
+            elif ran[name] == "SKIP":
+                not_run.append("%s/%s: SKIP %s" % (suite, name, results[suite + "/" + name][1]))
+            elif ran[name] != "PASS":
                 regressions.append("%s/%s: %s %s" % (suite, name, *results[suite + "/" + name]))
         new = [n for n, s in ran.items() if s == "PASS" and n not in listed]
 
@@ -382,8 +434,14 @@ def main():
                   % (len(new), os.path.relpath(listfile, ROOT)))
 
         if args.update:
-            keep = [n for n in listed if n not in ran]  # outside --filter
+            # Outside --filter: kept while the suite still has the test.
+            keep = [n for n in listed if n not in ran and n in existing]
             passing = sorted(set(keep) | {n for n, s in ran.items() if s == "PASS"})
+            dropped = sorted(set(listed) - set(passing))
+            print("  %s: %d test(s), %d added, %d dropped%s" % (
+                os.path.relpath(listfile, ROOT), len(passing), len(set(passing) - set(listed)),
+                len(dropped), (": " + " ".join(dropped[:8]) + (" ..." if len(dropped) > 8 else ""))
+                if dropped else ""))
             os.makedirs(os.path.dirname(listfile), exist_ok=True)
             with open(listfile, "w") as f:
                 f.write("# Tests of the %s suite that compile, run and match their reference\n"
@@ -398,12 +456,18 @@ def main():
             f.write("\n".join(report) + ("\n" if report else ""))
         print("results: %s" % args.report)
     print("wall time: %.1fs (%d tests, %d jobs)" % (time.time() - start, len(tests), args.jobs))
-    if regressions and not args.update:
+    if args.update:
+        return 0
+    if regressions:
         print("\nREGRESSIONS: %d listed test(s) no longer pass:" % len(regressions))
         for l in regressions:
             print("  " + l)
-        return 1
-    return 0
+    if not_run:
+        print("\nNOT RUN: %d listed test(s) did not run (--update drops the ones no longer "
+              "in the suite):" % len(not_run))
+        for l in not_run:
+            print("  " + l)
+    return 1 if regressions or not_run else 0
 
 
 def print_counts(folder, c):

@@ -6,7 +6,11 @@ For each suite (Debian's ONNX 1.12 copy and the ONNX 1.23 copy in
 run through `onnxc --emit=onnx-inferred` (import, verify, shape inference,
 verify). The result of each model is PASS or FAIL with the first line of the
 diagnostic. The checked-in lists `test/import-sweep/<suite>.passing` name the
-models that import today; a listed model that fails makes the sweep fail.
+models that import today; a listed model that fails makes the sweep fail
+(exit 1), and so does a listed model that did not run (NOT RUN: no longer in
+the suite folder, or SKIP). A selected suite whose folder is missing is an
+error (exit 2); --allow-missing-suite skips it instead, for a checkout
+without the data.
 
   utils/import_sweep.py --onnxc build/bin/onnxc            # check
   utils/import_sweep.py --onnxc build/bin/onnxc --update   # rewrite lists
@@ -24,6 +28,7 @@ SUITES = {
     "onnx-1.12": "/usr/share/libonnx-testdata/data",
     "onnx-1.23": os.path.join(os.path.dirname(ROOT), "shared", "onnx-backend-tests"),
 }
+LISTS_DIR = os.path.join(ROOT, "test", "import-sweep")  # <suite>.passing
 
 
 def find_models(root):
@@ -60,42 +65,66 @@ def run_one(onnxc, name, path, timeout):
     return name, "FAIL", msg.replace(os.path.dirname(path) + "/", "")
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--onnxc", default=os.path.join(ROOT, "build", "bin", "onnxc"))
     ap.add_argument("--suite", action="append", choices=sorted(SUITES))
     ap.add_argument("--update", action="store_true",
                     help="rewrite the checked-in lists of passing models")
+    ap.add_argument("--allow-missing-suite", action="store_true",
+                    help="skip a selected suite whose folder is missing instead of failing "
+                         "(exit 2); for a checkout without the test data")
+    ap.add_argument("--lists-dir", default=LISTS_DIR,
+                    help="folder of the <suite>.passing lists (default: %(default)s)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=int, default=120)
     ap.add_argument("--report", help="write every result line to this file")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+
+    suites = []
+    for suite in sorted(set(args.suite or SUITES)):
+        root = SUITES[suite]
+        if os.path.isdir(root):
+            suites.append((suite, root))
+        elif not args.allow_missing_suite:
+            print("error: suite %s: folder %s not found (install the data, select other "
+                  "suites with --suite, or pass --allow-missing-suite)" % (suite, root),
+                  file=sys.stderr)
+            return 2
+        else:
+            print("%s: %s not found, skipped (--allow-missing-suite)" % (suite, root))
 
     failed_listed = []
+    not_run = []
     report = []
-    for suite in args.suite or sorted(SUITES):
-        root = SUITES[suite]
-        if not os.path.isdir(root):
-            print("%s: %s not found, skipped" % (suite, root))
-            continue
+    for suite, root in suites:
         models = find_models(root)
         start = time.time()
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
             results = list(pool.map(lambda m: run_one(args.onnxc, m[0], m[1], args.timeout),
                                     models))
-        listfile = os.path.join(ROOT, "test", "import-sweep", suite + ".passing")
-        listed = set()
+        listfile = os.path.join(args.lists_dir, suite + ".passing")
+        listed = []
         if os.path.exists(listfile):
-            listed = {l.strip() for l in open(listfile) if l.strip() and not l.startswith("#")}
+            with open(listfile) as f:
+                listed = [l.strip() for l in f if l.strip() and not l.startswith("#")]
+        listed_set = set(listed)
         per_folder = {}
         for name, status, msg in results:
             folder = name.split("/")[0]
             c = per_folder.setdefault(folder, {"PASS": 0, "FAIL": 0, "SKIP": 0})
             c[status] += 1
             report.append("%s %s/%s%s" % (status, suite, name, (": " + msg) if msg else ""))
-            if status != "PASS" and name in listed:
+            if name not in listed_set:
+                continue
+            if status == "SKIP":
+                not_run.append("%s/%s: SKIP %s" % (suite, name, msg))
+            elif status != "PASS":
                 failed_listed.append("%s/%s: %s" % (suite, name, msg))
+        found = {name for name, _, _ in results}
+        not_run.extend("%s/%s: not found in %s" % (suite, name, root)
+                       for name in listed if name not in found)
         total = {k: sum(c[k] for c in per_folder.values()) for k in ("PASS", "FAIL", "SKIP")}
         print("%s (%s), %.0fs" % (suite, root, time.time() - start))
         for folder, c in sorted(per_folder.items()):
@@ -105,6 +134,12 @@ def main():
             "total", total["PASS"], total["PASS"] + total["FAIL"],
             100.0 * total["PASS"] / max(1, total["PASS"] + total["FAIL"])))
         if args.update:
+            passing = {name for name, status, _ in results if status == "PASS"}
+            dropped = sorted(listed_set - passing)
+            print("  %s: %d model(s), %d added, %d dropped%s" % (
+                os.path.relpath(listfile, ROOT), len(passing), len(passing - listed_set),
+                len(dropped), (": " + " ".join(dropped[:8]) + (" ..." if len(dropped) > 8 else ""))
+                if dropped else ""))
             os.makedirs(os.path.dirname(listfile), exist_ok=True)
             with open(listfile, "w") as f:
                 f.write("# Models of the %s suite that import and verify; kept by\n"
@@ -115,12 +150,18 @@ def main():
     if args.report:
         with open(args.report, "w") as f:
             f.write("\n".join(report) + "\n")
-    if failed_listed and not args.update:
+    if args.update:
+        return 0
+    if failed_listed:
         print("\nREGRESSIONS: %d listed model(s) no longer import:" % len(failed_listed))
         for l in failed_listed:
             print("  " + l)
-        return 1
-    return 0
+    if not_run:
+        print("\nNOT RUN: %d listed model(s) did not run (--update drops the ones no longer "
+              "in the suite):" % len(not_run))
+        for l in not_run:
+            print("  " + l)
+    return 1 if failed_listed or not_run else 0
 
 
 if __name__ == "__main__":

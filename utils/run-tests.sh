@@ -28,6 +28,8 @@ mkdir -p "$LOG_DIR"
 
 SUMMARY=()
 FAILED=0
+NUM_PASSED=0
+NUM_FAILED=0
 
 # suite NAME SUMMARY-REGEX COMMAND...
 # Runs COMMAND, logs its output to $LOG_DIR/NAME.log and records PASS/FAIL;
@@ -38,7 +40,14 @@ suite() {
   echo
   echo "=== $name: $* ==="
   "$@" 2>&1 | tee "$LOG_DIR/$name.log"
-  if [ "${PIPESTATUS[0]}" -eq 0 ]; then status=PASS; else status=FAIL; FAILED=1; fi
+  if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+    status=PASS
+    NUM_PASSED=$((NUM_PASSED + 1))
+  else
+    status=FAIL
+    FAILED=1
+    NUM_FAILED=$((NUM_FAILED + 1))
+  fi
   SUMMARY+=("$(printf '%-14s %s  (%ds, log: %s)' "$name" "$status" \
                 $((SECONDS - start)) "$LOG_DIR/$name.log")")
   if [ -n "$pattern" ]; then
@@ -48,8 +57,11 @@ suite() {
   fi
 }
 
-skip() {
-  SUMMARY+=("$(printf '%-14s SKIP  (%s)' "$1" "$2")")
+# fail NAME REASON: records a suite that could not run as a failure.
+fail() {
+  SUMMARY+=("$(printf '%-14s FAIL  (%s)' "$1" "$2")")
+  FAILED=1
+  NUM_FAILED=$((NUM_FAILED + 1))
 }
 
 #===------------------------------------------------------------------------===#
@@ -62,20 +74,29 @@ if ninja -C "$BUILD_DIR" -t query check-onnxc >/dev/null 2>&1; then
   suite check-onnxc '^ *(Passed|Failed|Unsupported|Expectedly Failed|Unresolved|Timed Out)[^:]*: |^ +onnxc[-a-z]* :: ' \
     flock "$LOCK" ninja -C "$BUILD_DIR" -j "$JOBS" check-onnxc
 else
-  skip check-onnxc "the build has no check-onnxc target"
+  echo "run-tests: $BUILD_DIR has no check-onnxc target: lit and unit tests not run" >&2
+  fail check-onnxc "not run: $BUILD_DIR has no check-onnxc target"
 fi
 
+# The sweep drivers themselves (a fake suite and fake onnxc/onnxc-run; no
+# build needed): a missing suite folder, a listed test that did not run and
+# a determinism failure must each make a sweep fail.
+suite sweep-drivers '^Ran [0-9]+ tests|^(OK|FAILED)' \
+  "$PYTHON" "$ROOT/utils/test_sweep_drivers.py" -v
+
 # Every model of both ONNX backend suites imports and verifies; a model
-# listed in test/import-sweep/*.passing that fails is a regression. The
-# shared lock keeps builds from relinking onnxc while the sweep runs it.
-suite import-sweep '^onnx-[0-9.]+ |^ *total |^REGRESSIONS' \
+# listed in test/import-sweep/*.passing that fails or did not run fails the
+# suite, and so does a missing suite folder. The shared lock keeps builds
+# from relinking onnxc while the sweep runs it.
+suite import-sweep '^onnx-[0-9.]+ |^ *total |^REGRESSIONS|^NOT RUN|^error:' \
   flock -s "$LOCK" \
   "$PYTHON" "$ROOT/utils/import_sweep.py" --onnxc "$BUILD_DIR/bin/onnxc" \
   --report "$LOG_DIR/import-sweep-results.txt"
 
-# Numerical conformance: compile, run and compare every backend test; a
-# test listed in test/conformance/*.passing that fails is a regression.
-suite conformance '^onnx-[0-9.]+ |^ *total |^REGRESSIONS' \
+# Numerical conformance: compile, run (checking determinism) and compare
+# every backend test; a test listed in test/conformance/*.passing that fails
+# or did not run fails the suite, and so does a missing suite folder.
+suite conformance '^onnx-[0-9.]+ |^ *total |^REGRESSIONS|^NOT RUN|^error:' \
   flock -s "$LOCK" \
   "$PYTHON" "$ROOT/utils/conformance.py" --onnxc "$BUILD_DIR/bin/onnxc" \
   --onnxc-run "$BUILD_DIR/bin/onnxc-run" --jobs "$JOBS" \
@@ -88,6 +109,8 @@ echo "=== Summary ==="
 printf '%s\n' "${SUMMARY[@]}"
 if [ "$FAILED" -ne 0 ]; then
   echo "run-tests: FAILED"
-  exit 1
+else
+  echo "run-tests: all suites passed"
 fi
-echo "run-tests: all suites passed"
+echo "suites: $NUM_PASSED passed, $NUM_FAILED failed"
+exit "$FAILED"
