@@ -195,6 +195,19 @@ public:
       sizes.push_back(
           getAsOpFoldResult(m.add(m.add(m.v(dims[d]), m.v(b)), m.v(e))));
     }
+    // Run-time pads: no negative size, and the static dims of the result
+    // type must be what the pads give.
+    SmallVector<Value> sizeValues;
+    for (int64_t d = 0; d < rank; ++d) {
+      sizeValues.push_back(m.v(sizes[d]));
+      if (!type.isDynamicDim(d) && !getConstantIntValue(sizes[d]))
+        emitRuntimeCheck(rewriter, loc, op,
+                         m.cmp(Pred::ne, sizeValues[d], m.c(type.getDimSize(d))),
+                         "the pads give size {0} in dim " + Twine(d) +
+                             ", the model's inferred shape says {1}",
+                         {sizeValues[d], m.c(type.getDimSize(d))});
+    }
+    emitCheckedSizes(rewriter, loc, op, sizeValues, "the output");
     sizes = preferStatic(rewriter, type, sizes);
     // One generic reading the input at computed indices (also handles
     // negative pads); fill + insert_slice would bufferize to a strided

@@ -134,6 +134,14 @@ def tile():
 
 
 @case
+def pad():
+    m = model([helper.make_node("Pad", ["data", "pads"], ["y"], name="pad")],
+              [vi("data", F, [3]), vi("pads", I64, [2])], [vi("y", F, ["n"])])
+    return m, {"data": {"all": f32([1, 2, 3])},
+               "pads": {"good": i64([1, -1]), "negative": i64([-2, -2])}}
+
+
+@case
 def constant_of_shape():
     m = model([helper.make_node("ConstantOfShape", ["shape"], ["y"], name="cos",
                                 value=helper.make_tensor("v", F, [1], [7.0]))],
