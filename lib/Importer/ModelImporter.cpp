@@ -365,8 +365,8 @@ void ModelImporter::runONNXShapeInference() {
   opts.error_mode = 0;
   opts.enable_data_propagation = true;
   try {
-    onnx::shape_inference::InferShapes(model,
-                                       onnx::OpSchemaRegistry::Instance(), opts);
+    onnx::shape_inference::InferShapes(model, guardedONNXSchemaRegistry(),
+                                       opts);
   } catch (const std::exception &) {
     // Types then come from the per-node inference during import.
   }
@@ -1033,8 +1033,8 @@ LogicalResult ModelImporter::convertFunctionBody(const onnx::NodeProto &node,
   try {
     onnx::ShapeInferenceOptions opts;
     opts.error_mode = 0;
-    onnx::shape_inference::InferShapes(wrapper,
-                                       onnx::OpSchemaRegistry::Instance(), opts);
+    onnx::shape_inference::InferShapes(wrapper, guardedONNXSchemaRegistry(),
+                                       opts);
     onnx::ModelProto converted =
         onnx::version_conversion::ConvertVersion(wrapper, kDialectOpset);
     *body.mutable_node() = converted.graph().node();

@@ -11,7 +11,16 @@
 
 #include <string>
 
+namespace onnx {
+class ISchemaRegistry;
+} // namespace onnx
+
 namespace mlir::onnxc {
+
+/// ONNX's schema registry, with guards around inference functions that
+/// libonnx 1.12 runs unchecked into null or out-of-bounds reads on malformed
+/// nodes; for ONNX's graph inference and inferTypesFromSchema alike.
+const onnx::ISchemaRegistry *guardedONNXSchemaRegistry();
 
 /// Returns one type per result of `op` (null where ONNX inferred nothing).
 /// Fails, with a reason in `error`, when the op has no schema or the

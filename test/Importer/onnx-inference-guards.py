@@ -1,0 +1,111 @@
+# Models on which libonnx 1.12's graph shape inference dereferenced a null
+# pointer, crashing onnxc (found by onnxc-fuzz-import). The importer hands
+# ONNX inference schemas whose functions are guarded; what is wrong with each
+# model is then diagnosed by the import itself. (`not` fails on a crash.)
+# RUN: rm -rf %t && mkdir -p %t
+
+# Shape's data propagation read the type of an input that has none: a name
+# nothing defines, an untyped graph input, a custom op's result.
+# RUN: %python %s undefined %t/undefined.onnx
+# RUN: not onnxc --emit=onnx %t/undefined.onnx 2>&1 | FileCheck %s --check-prefix=UNDEFINED
+# UNDEFINED: undefined.onnx: node 'shape': error: input 'nowhere' of node 'shape' (Shape) is not defined before the node
+# RUN: %python %s untyped %t/untyped.onnx
+# RUN: not onnxc --emit=onnx %t/untyped.onnx 2>&1 | FileCheck %s --check-prefix=UNTYPED
+# UNTYPED: untyped.onnx: error: graph input 'x' has no supported type
+# RUN: %python %s custom %t/custom.onnx
+# RUN: not onnxc --emit=onnx %t/custom.onnx 2>&1 | FileCheck %s --check-prefix=CUSTOM
+# CUSTOM: custom.onnx: error: the model uses 1 operator(s) not supported by onnxc:
+# CUSTOM-NEXT: com.example::Foo-1
+
+# Scan-8's inference read its required attribute num_scan_inputs unchecked.
+# RUN: %python %s scan-no-attr %t/scan.onnx
+# RUN: not onnxc --emit=onnx %t/scan.onnx 2>&1 | FileCheck %s --check-prefix=SCAN
+# SCAN: scan.onnx: node 'scan': error: node 'scan' (Scan) lacks required attribute 'num_scan_inputs'
+
+# Conv without kernel_shape takes the kernel from the weights; with weights of
+# a higher rank than the data, libonnx's inference read past its vectors
+# (in ONNX's graph inference and in the importer's per-node inference). The
+# node now imports with an unknown result type.
+# RUN: %python %s conv-ranks %t/conv.onnx
+# RUN: onnxc --emit=onnx-inferred %t/conv.onnx -o - | FileCheck %s --check-prefix=CONV
+# CONV: "onnx.Conv"(%{{.*}}, %{{.*}}) {{.*}} : (tensor<1x1x3xf32>, tensor<1x1x2x2xf32>) -> tensor<*xf32>
+
+# The importer's own per-node inference (SchemaInference.cpp) handed ONNX's
+# inference a null output type for a node with fewer outputs than its schema
+# writes: Adam with one output (its outputs are variadic). It now imports.
+# RUN: %python %s adam-one-output %t/adam.onnx
+# RUN: onnxc --emit=onnx %t/adam.onnx -o - | FileCheck %s --check-prefix=ADAM
+# ADAM: "onnx.preview.training.Adam"({{.*}}) -> tensor<2xf32>
+
+# A typed input is unaffected: Reshape gets the shape that Shape computes.
+# RUN: %python %s typed %t/typed.onnx
+# RUN: onnxc --emit=onnx %t/typed.onnx -o - | FileCheck %s --check-prefix=TYPED
+# TYPED: "onnx.Shape"(%{{.*}}) <{end = 3 : i64, start = 1 : i64}> : (tensor<2x3x4xf32>) -> tensor<2xi64>
+# TYPED: "onnx.Reshape"(%{{.*}}, %{{.*}}) {{.*}} -> tensor<3x4xf32>
+
+import sys
+
+from onnx import TensorProto, ValueInfoProto, helper, save
+
+case, path = sys.argv[1], sys.argv[2]
+opsets = [helper.make_opsetid("", 17)]
+y = helper.make_tensor_value_info("y", TensorProto.INT64, [2])
+if case == "undefined":
+    nodes = [helper.make_node("Shape", ["nowhere"], ["y"], name="shape",
+                              start=-2, end=-1)]
+    inputs = []
+elif case == "untyped":
+    x = ValueInfoProto()
+    x.name = "x"
+    nodes = [helper.make_node("Shape", ["x"], ["y"], name="shape", start=-2)]
+    inputs = [x]
+elif case == "custom":
+    nodes = [helper.make_node("Foo", ["x"], ["t"], name="foo",
+                              domain="com.example"),
+             helper.make_node("Shape", ["t"], ["y"], name="shape", start=-2)]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])]
+    opsets.append(helper.make_opsetid("com.example", 1))
+elif case == "scan-no-attr":
+    body = helper.make_graph(
+        [helper.make_node("Add", ["sum_in", "next"], ["sum_out"]),
+         helper.make_node("Identity", ["sum_out"], ["scan_out"])],
+        "body",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2])
+         for n in ["sum_in", "next"]],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2])
+         for n in ["sum_out", "scan_out"]])
+    # Scan-8 with its first input the (empty) sequence_lens, and no
+    # num_scan_inputs.
+    nodes = [helper.make_node("Scan", ["", "init", "xs"], ["sum", "ys"],
+                              name="scan", body=body)]
+    inputs = [helper.make_tensor_value_info("init", TensorProto.FLOAT, [1, 2]),
+              helper.make_tensor_value_info("xs", TensorProto.FLOAT, [1, 3, 2])]
+    y = helper.make_tensor_value_info("sum", TensorProto.FLOAT, [1, 2])
+    opsets = [helper.make_opsetid("", 8)]
+elif case == "conv-ranks":
+    nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 3]),
+              helper.make_tensor_value_info("w", TensorProto.FLOAT,
+                                            [1, 1, 2, 2])]
+    y = helper.make_tensor_value_info("c", TensorProto.FLOAT, None)
+elif case == "adam-one-output":
+    names = ["R", "T", "X1", "X2", "G1", "G2", "V1", "V2", "H1", "H2"]
+    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT,
+                                            [] if n in "RT" else [2])
+              for n in names]
+    inputs[1] = helper.make_tensor_value_info("T", TensorProto.INT64, [])
+    nodes = [helper.make_node("Adam", names, ["X1_new"], name="adam",
+                              domain="ai.onnx.preview.training")]
+    y = helper.make_tensor_value_info("X1_new", TensorProto.FLOAT, [2])
+    opsets.append(helper.make_opsetid("ai.onnx.preview.training", 1))
+else:  # typed
+    nodes = [helper.make_node("Shape", ["x"], ["s"], name="shape", start=1,
+                              end=3),
+             helper.make_node("Reshape", ["z", "s"], ["y"], name="reshape")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4]),
+              helper.make_tensor_value_info("z", TensorProto.FLOAT, [12])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+model = helper.make_model(helper.make_graph(nodes, "g", inputs, [y]),
+                          opset_imports=opsets)
+model.ir_version = 8
+save(model, path)
