@@ -57,6 +57,26 @@ std::string ModelSignature::serialize() const {
   return out;
 }
 
+/// The op where `v`'s lack of a rank begins: following unranked operands
+/// back from `v` to an op whose operands are all ranked (null when `v` is
+/// an argument).
+static Operation *originOfUnrankedValue(Value v) {
+  Operation *op = v.getDefiningOp();
+  while (op) {
+    Operation *next = nullptr;
+    for (Value operand : op->getOperands())
+      if (isa<UnrankedTensorType>(operand.getType()) &&
+          operand.getDefiningOp()) {
+        next = operand.getDefiningOp();
+        break;
+      }
+    if (!next)
+      return op;
+    op = next;
+  }
+  return nullptr;
+}
+
 static FailureOr<ModelSignature::Tensor>
 getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
                    StringRef what, unsigned index) {
@@ -68,10 +88,28 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
     t.name = what.str() + std::to_string(index);
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked) {
-    return entry.emitError() << what << " '" << t.name << "' has type " << type
-                             << ": not supported by the runtime yet, which takes only tensors of known "
-                                "rank as model inputs and outputs",
-           failure();
+    InFlightDiagnostic diag =
+        entry.emitError()
+        << what << " '" << t.name << "' has type " << type
+        << ": not supported by the runtime yet, which takes only tensors of "
+           "known rank as model inputs and outputs";
+    // Name the node where the rank got lost: its operands do not fit the
+    // operator, or onnxc cannot infer its result from them.
+    Operation *origin = nullptr;
+    if (what == "output" && !entry.empty())
+      if (auto ret = dyn_cast<func::ReturnOp>(
+              entry.getBody().back().getTerminator()))
+        if (index < ret.getNumOperands())
+          origin = originOfUnrankedValue(ret.getOperand(index));
+    if (origin) {
+      std::string operands;
+      llvm::raw_string_ostream os(operands);
+      llvm::interleaveComma(origin->getOperandTypes(), os);
+      diag << "; the rank is unknown from " << describeNode(origin)
+           << " on, whose operands (" << operands
+           << ") do not fit the operator or give no result type";
+    }
+    return failure();
   }
   t.dtype = getONNXDataType(ranked.getElementType());
   if (t.dtype == 0 || isa<StringType>(ranked.getElementType()))

@@ -264,15 +264,21 @@ static bool graphNeedsConversion(const onnx::GraphProto &graph, int opset) {
 
 /// Whether every value `graph` uses (node inputs, graph outputs) is defined
 /// before its use, by the graph, a node before it, or an enclosing graph.
+/// Before IR version 4 an initializer defines a value only as a graph input
+/// too (`initializersDefine` false); libonnx's IR import then has no value
+/// for it.
 static bool graphNamesDefined(const onnx::GraphProto &graph,
                               std::set<std::string> defined,
-                              std::string &error) {
+                              std::string &error,
+                              bool initializersDefine = true) {
   for (const auto &vi : graph.input())
     defined.insert(vi.name());
-  for (const auto &t : graph.initializer())
-    defined.insert(t.name());
-  for (const auto &t : graph.sparse_initializer())
-    defined.insert(t.values().name());
+  if (initializersDefine) {
+    for (const auto &t : graph.initializer())
+      defined.insert(t.name());
+    for (const auto &t : graph.sparse_initializer())
+      defined.insert(t.values().name());
+  }
   for (const onnx::NodeProto &node : graph.node()) {
     for (const std::string &in : node.input())
       if (!in.empty() && !defined.count(in)) {
@@ -300,6 +306,36 @@ static bool graphNamesDefined(const onnx::GraphProto &graph,
   return true;
 }
 
+/// Whether every node of the default domain in `graph` (and its subgraphs)
+/// fits its schema at `opset`: input and output counts, attribute names and
+/// kinds. libonnx's version converter builds its IR trusting all of that
+/// (a node without inputs, an attribute of no kind crashed it).
+static bool graphNodesFitSchemas(const onnx::GraphProto &graph, int opset,
+                                 std::string &error) {
+  for (const onnx::NodeProto &node : graph.node()) {
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      continue;
+    if (const onnx::OpSchema *schema =
+            onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "")) {
+      try {
+        schema->Verify(node);
+      } catch (const std::exception &e) {
+        error = "node '" + node.name() + "' (" + node.op_type() +
+                ") does not fit its schema: " + e.what();
+        return false;
+      }
+    }
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && !graphNodesFitSchemas(attr.g(), opset, error))
+        return false;
+      for (const onnx::GraphProto &g : attr.graphs())
+        if (!graphNodesFitSchemas(g, opset, error))
+          return false;
+    }
+  }
+  return true;
+}
+
 LogicalResult ModelImporter::normaliseOpsets() {
   for (const onnx::OperatorSetIdProto &opset : model.opset_import())
     opsets[opset.domain() == "ai.onnx" ? "" : opset.domain()] =
@@ -313,9 +349,11 @@ LogicalResult ModelImporter::normaliseOpsets() {
   // Old operator versions: let libonnx's version converter rewrite the model
   // to opset 17, where every op has the version the dialect models. Its IR
   // import dereferences every name it meets: check them first.
-  std::string undefined;
-  if (!graphNamesDefined(model.graph(), {}, undefined)) {
-    emitError(fileLoc()) << undefined;
+  std::string invalid;
+  if (!graphNamesDefined(model.graph(), {}, invalid,
+                         model.ir_version() >= 4) ||
+      !graphNodesFitSchemas(model.graph(), opset, invalid)) {
+    emitError(fileLoc()) << invalid;
     return failure();
   }
   try {

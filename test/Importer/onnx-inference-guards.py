@@ -17,7 +17,8 @@
 # CUSTOM: custom.onnx: error: the model uses 1 operator(s) not supported by onnxc:
 # CUSTOM-NEXT: com.example::Foo-1
 
-# Scan-8's inference read its required attribute num_scan_inputs unchecked.
+# Scan's inference read its required attribute num_scan_inputs unchecked
+# (Scan-8 at opset 8 is now refused before the version converter, below).
 # RUN: %python %s scan-no-attr %t/scan.onnx
 # RUN: not onnxc --emit=onnx %t/scan.onnx 2>&1 | FileCheck %s --check-prefix=SCAN
 # SCAN: scan.onnx: node 'scan': error: node 'scan' (Scan) lacks required attribute 'num_scan_inputs'
@@ -36,6 +37,42 @@
 # RUN: %python %s adam-one-output %t/adam.onnx
 # RUN: onnxc --emit=onnx %t/adam.onnx -o - | FileCheck %s --check-prefix=ADAM
 # ADAM: "onnx.preview.training.Adam"({{.*}}) -> tensor<2xf32>
+
+# EyeLike-9 read the type of its input unchecked: here a custom op's result.
+# RUN: %python %s eyelike-custom %t/eyelike.onnx
+# RUN: not onnxc --emit=onnx %t/eyelike.onnx 2>&1 | FileCheck %s --check-prefix=CUSTOM
+
+# Inference that assumed the rank the spec requires (LayerNormalization of a
+# scalar, STFT of a rank-1 signal, Gemm of a vector), or divided by a stride
+# of 0: the node imports without a result type, and compiling it names it.
+# RUN: %python %s layernorm-scalar %t/ln.onnx
+# RUN: not onnxc %t/ln.onnx -o %t/ln.so 2>&1 | FileCheck %s --check-prefix=LN
+# LN: error: output 'y' has type 'tensor<*xf32>': {{.*}}; the rank is unknown from node 'ln' (LayerNormalization) on, whose operands (tensor<f32>, tensor<5xf32>) do not fit the operator
+# RUN: %python %s stft-rank1 %t/stft.onnx
+# RUN: not onnxc %t/stft.onnx -o %t/stft.so 2>&1 | FileCheck %s --check-prefix=STFT
+# STFT: the rank is unknown from node 'stft' (STFT) on, whose operands (tensor<16xf32>, tensor<i64>)
+# RUN: %python %s gemm-rank1 %t/gemm.onnx
+# RUN: not onnxc %t/gemm.onnx -o %t/gemm.so 2>&1 | FileCheck %s --check-prefix=GEMM
+# GEMM: the rank is unknown from node 'gemm' (Gemm) on, whose operands (tensor<3xf32>, tensor<3x4xf32>)
+# RUN: %python %s pool-stride0 %t/pool.onnx
+# RUN: not onnxc %t/pool.onnx -o %t/pool.so 2>&1 | FileCheck %s --check-prefix=POOL
+# POOL: the rank is unknown from node 'pool' (AveragePool) on, whose operands (tensor<1x1x4x4xf32>)
+
+# Sub's data propagation read the first element of the empty shape data of
+# a scalar's Shape. It now imports.
+# RUN: %python %s shape-data %t/shape-data.onnx
+# RUN: onnxc --emit=onnx %t/shape-data.onnx -o - | FileCheck %s --check-prefix=SHAPEDATA
+# SHAPEDATA: "onnx.Sub"(%{{.*}}, %{{.*}}) : (tensor<0xi64>, tensor<1xi64>) -> tensor<0xi64>
+
+# libonnx's version converter (opset 6 -> 17) built its IR trusting node
+# arity and, before IR version 4, that graph outputs are not bare
+# initializers.
+# RUN: %python %s convert-no-input %t/convert-no-input.onnx
+# RUN: not onnxc --emit=onnx %t/convert-no-input.onnx 2>&1 | FileCheck %s --check-prefix=NOINPUT
+# NOINPUT: error: node 'softmax' (Softmax) does not fit its schema: Node (softmax) has input size 0 not in range [min=1, max=1].
+# RUN: %python %s convert-ir3-initializer %t/convert-ir3.onnx
+# RUN: not onnxc --emit=onnx %t/convert-ir3.onnx 2>&1 | FileCheck %s --check-prefix=IR3
+# IR3: error: output 'w' of graph 'g' is not produced by any node
 
 # A typed input is unaffected: Reshape gets the shape that Shape computes.
 # RUN: %python %s typed %t/typed.onnx
@@ -74,14 +111,12 @@ elif case == "scan-no-attr":
          for n in ["sum_in", "next"]],
         [helper.make_tensor_value_info(n, TensorProto.FLOAT, [2])
          for n in ["sum_out", "scan_out"]])
-    # Scan-8 with its first input the (empty) sequence_lens, and no
-    # num_scan_inputs.
-    nodes = [helper.make_node("Scan", ["", "init", "xs"], ["sum", "ys"],
+    # Scan-16 without num_scan_inputs.
+    nodes = [helper.make_node("Scan", ["init", "xs"], ["sum", "ys"],
                               name="scan", body=body)]
-    inputs = [helper.make_tensor_value_info("init", TensorProto.FLOAT, [1, 2]),
-              helper.make_tensor_value_info("xs", TensorProto.FLOAT, [1, 3, 2])]
-    y = helper.make_tensor_value_info("sum", TensorProto.FLOAT, [1, 2])
-    opsets = [helper.make_opsetid("", 8)]
+    inputs = [helper.make_tensor_value_info("init", TensorProto.FLOAT, [2]),
+              helper.make_tensor_value_info("xs", TensorProto.FLOAT, [3, 2])]
+    y = helper.make_tensor_value_info("sum", TensorProto.FLOAT, [2])
 elif case == "conv-ranks":
     nodes = [helper.make_node("Conv", ["x", "w"], ["c"], name="conv")]
     inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 3]),
@@ -98,6 +133,53 @@ elif case == "adam-one-output":
                               domain="ai.onnx.preview.training")]
     y = helper.make_tensor_value_info("X1_new", TensorProto.FLOAT, [2])
     opsets.append(helper.make_opsetid("ai.onnx.preview.training", 1))
+elif case == "eyelike-custom":
+    nodes = [helper.make_node("Foo", ["x"], ["t"], name="foo",
+                              domain="com.example"),
+             helper.make_node("EyeLike", ["t"], ["y"], name="eye")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    opsets = [helper.make_opsetid("", 9), helper.make_opsetid("com.example", 1)]
+elif case == "layernorm-scalar":
+    nodes = [helper.make_node("LayerNormalization", ["x", "w"], ["y"],
+                              name="ln")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, []),
+              helper.make_tensor_value_info("w", TensorProto.FLOAT, [5])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+elif case == "stft-rank1":
+    nodes = [helper.make_node("STFT", ["x", "step"], ["y"], name="stft")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [16]),
+              helper.make_tensor_value_info("step", TensorProto.INT64, [])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+elif case == "pool-stride0":
+    nodes = [helper.make_node("AveragePool", ["x"], ["y"], name="pool",
+                              kernel_shape=[2, 1], strides=[2, 0])]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                            [1, 1, 4, 4])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+elif case == "gemm-rank1":
+    nodes = [helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm")]
+    inputs = [helper.make_tensor_value_info("a", TensorProto.FLOAT, [3]),
+              helper.make_tensor_value_info("b", TensorProto.FLOAT, [3, 4])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+elif case == "shape-data":
+    # Shape of a scalar is empty shape data; Sub's data propagation read its
+    # first element.
+    nodes = [helper.make_node("Shape", ["x"], ["s"], name="shape"),
+             helper.make_node("Sub", ["s", "one"], ["y"], name="sub")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, []),
+              helper.make_tensor_value_info("one", TensorProto.INT64, [1])]
+    y = helper.make_tensor_value_info("y", TensorProto.INT64, None)
+elif case == "convert-no-input":
+    nodes = [helper.make_node("Softmax", [], ["y"], name="softmax")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    opsets = [helper.make_opsetid("", 6)]
+elif case == "convert-ir3-initializer":
+    nodes = [helper.make_node("Neg", ["x"], ["n"], name="neg")]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])]
+    y = helper.make_tensor_value_info("w", TensorProto.FLOAT, [2])
+    opsets = [helper.make_opsetid("", 6)]
 else:  # typed
     nodes = [helper.make_node("Shape", ["x"], ["s"], name="shape", start=1,
                               end=3),
@@ -105,7 +187,11 @@ else:  # typed
     inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4]),
               helper.make_tensor_value_info("z", TensorProto.FLOAT, [12])]
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
-model = helper.make_model(helper.make_graph(nodes, "g", inputs, [y]),
-                          opset_imports=opsets)
-model.ir_version = 8
+initializers = []
+if case == "convert-ir3-initializer":
+    initializers = [helper.make_tensor("w", TensorProto.FLOAT, [2], [1, 2])]
+model = helper.make_model(
+    helper.make_graph(nodes, "g", inputs, [y], initializer=initializers),
+    opset_imports=opsets)
+model.ir_version = 3 if case.startswith("convert") else 8
 save(model, path)

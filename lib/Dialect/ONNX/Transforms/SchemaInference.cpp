@@ -13,15 +13,11 @@
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
 #include "onnxc/Support/ProtoConversion.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
 
 #include <deque>
 #include <map>
-#include <memory>
-#include <mutex>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -204,94 +200,7 @@ private:
   std::map<std::string, RegionInferencer> inferencers;
 };
 
-/// ONNX's schemas, with guards around their inference functions for inputs
-/// that libonnx 1.12 dereferences unchecked (such models crashed onnxc in
-/// ONNX's graph shape inference; found by onnxc-fuzz-import):
-///  - a node without an attribute its schema requires (Scan-8 without
-///    num_scan_inputs) gets neither type inference nor data propagation;
-///  - Conv, ConvInteger, ConvTranspose and QLinearConv without kernel_shape
-///    get no inference when the data's and the weights' ranks differ;
-///  - data propagation is skipped when the first input has no type (Shape
-///    dereferences it; it is null when nothing gives the input a type: a name
-///    nothing defines, an untyped graph input, a custom op's output). Such an
-///    input has no shape data to propagate anyway.
-/// What is wrong with such a node is diagnosed by the import itself. Both
-/// ONNX's graph inference in the importer and inferTypesFromSchema use it.
-class GuardedSchemaRegistry final : public onnx::ISchemaRegistry {
-public:
-  const onnx::OpSchema *GetSchema(const std::string &key,
-                                  const int maxInclusiveVersion,
-                                  const std::string &domain) const override {
-    const onnx::OpSchema *schema =
-        onnx::OpSchemaRegistry::Schema(key, maxInclusiveVersion, domain);
-    if (!schema || (!schema->has_type_and_shape_inference_function() &&
-                    !schema->has_data_propagation_function()))
-      return schema;
-    std::lock_guard<std::mutex> lock(mutex);
-    std::unique_ptr<onnx::OpSchema> &guarded = schemas[schema];
-    if (guarded)
-      return guarded.get();
-    guarded = std::make_unique<onnx::OpSchema>(*schema);
-    // `schema` lives as long as ONNX's registry: the guards may keep it.
-    auto hasRequiredAttributes = [schema](auto &ctx) {
-      for (const auto &[name, attr] : schema->attributes())
-        if (attr.required && !ctx.getAttribute(name))
-          return false;
-      return true;
-    };
-    // Conv-like ops without kernel_shape take the kernel from the weights'
-    // shape, and libonnx 1.12 then indexes vectors of the data's spatial rank
-    // with the kernel's: out of bounds when the ranks differ.
-    int weightIndex = -1;
-    if (domain.empty() || domain == "ai.onnx")
-      weightIndex = llvm::StringSwitch<int>(key)
-                        .Cases({"Conv", "ConvInteger", "ConvTranspose"}, 1)
-                        .Case("QLinearConv", 3)
-                        .Default(-1);
-    auto ranksAgree = [weightIndex](onnx::InferenceContext &ctx) {
-      if (weightIndex < 0 || ctx.getAttribute("kernel_shape"))
-        return true;
-      auto rank = [&](size_t i) {
-        const onnx::TypeProto *t =
-            i < ctx.getNumInputs() ? ctx.getInputType(i) : nullptr;
-        return t && t->has_tensor_type() && t->tensor_type().has_shape()
-                   ? t->tensor_type().shape().dim_size()
-                   : -1;
-      };
-      int data = rank(0), weights = rank(weightIndex);
-      return data < 0 || weights < 0 || data == weights;
-    };
-    if (schema->has_type_and_shape_inference_function())
-      guarded->TypeAndShapeInferenceFunction(
-          [infer = schema->GetTypeAndShapeInferenceFunction(),
-           hasRequiredAttributes, ranksAgree](onnx::InferenceContext &ctx) {
-            if (hasRequiredAttributes(ctx) && ranksAgree(ctx))
-              infer(ctx);
-          });
-    if (schema->has_data_propagation_function())
-      guarded->PartialDataPropagationFunction(
-          [propagate = schema->GetDataPropagationFunction(),
-           hasRequiredAttributes](onnx::DataPropagationContext &ctx) {
-            if (ctx.getNumInputs() > 0 && !ctx.getInputType(0))
-              return;
-            if (hasRequiredAttributes(ctx))
-              propagate(ctx);
-          });
-    return guarded.get();
-  }
-
-private:
-  mutable std::mutex mutex;
-  mutable std::map<const onnx::OpSchema *, std::unique_ptr<onnx::OpSchema>>
-      schemas;
-};
-
 } // namespace
-
-const onnx::ISchemaRegistry *mlir::onnxc::guardedONNXSchemaRegistry() {
-  static GuardedSchemaRegistry registry;
-  return &registry;
-}
 
 FailureOr<SmallVector<Type>>
 mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
