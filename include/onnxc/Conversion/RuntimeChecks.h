@@ -70,6 +70,15 @@ void emitBroadcastCheck(OpBuilder &b, Location loc, Operation *op,
 /// tensor ("the output").
 Value emitCheckedSizes(OpBuilder &b, Location loc, Operation *op,
                        ArrayRef<Value> sizes, const Twine &what);
+Value emitCheckedSizes(OpBuilder &b, Location loc, Operation *op,
+                       ArrayRef<OpFoldResult> sizes, const Twine &what);
+
+/// Checks that the sizes an op computes at run time (`sizes`) agree with the
+/// static dims of its inferred result type `type`: "{what} size {0} in dim
+/// d, the model's inferred shape says {1}". Constant sizes are not checked.
+void emitComputedSizesCheck(OpBuilder &b, Location loc, Operation *op,
+                            ArrayRef<OpFoldResult> sizes,
+                            RankedTensorType type, const Twine &what);
 
 } // namespace mlir::onnxc
 

@@ -188,6 +188,25 @@ void mlir::onnxc::emitStaticDimsCheck(OpBuilder &b, Location loc,
   }
 }
 
+void mlir::onnxc::emitComputedSizesCheck(OpBuilder &b, Location loc,
+                                         Operation *op,
+                                         ArrayRef<OpFoldResult> sizes,
+                                         RankedTensorType type,
+                                         const Twine &what) {
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.isDynamicDim(d) || getConstantIntValue(sizes[d]))
+      continue;
+    Value actual = getValueOrCreateConstantIndexOp(b, loc, sizes[d]);
+    Value expected = arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
+    Value failed = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                         actual, expected);
+    emitRuntimeCheck(b, loc, op, failed,
+                     what + " size {0} in dim " + Twine(d) +
+                         ", the model's inferred shape says {1}",
+                     {actual, expected});
+  }
+}
+
 void mlir::onnxc::emitBroadcastCheck(OpBuilder &b, Location loc, Operation *op,
                                      ValueRange operands,
                                      ArrayRef<OpFoldResult> sizes) {
@@ -254,4 +273,13 @@ Value mlir::onnxc::emitCheckedSizes(OpBuilder &b, Location loc, Operation *op,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, product, limit),
       what + " would have {0} elements (at most 2^56)", {product});
   return product;
+}
+
+Value mlir::onnxc::emitCheckedSizes(OpBuilder &b, Location loc, Operation *op,
+                                    ArrayRef<OpFoldResult> sizes,
+                                    const Twine &what) {
+  SmallVector<Value> values;
+  for (OpFoldResult s : sizes)
+    values.push_back(getValueOrCreateConstantIndexOp(b, loc, s));
+  return emitCheckedSizes(b, loc, op, ArrayRef<Value>(values), what);
 }

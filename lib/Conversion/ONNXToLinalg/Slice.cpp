@@ -125,13 +125,7 @@ public:
       for (int64_t d = 0; d < rank; ++d)
         sliceDim(i, d, m.cmp(Pred::eq, axis, m.c(d)));
     }
-    for (int64_t d = 0; d < rank; ++d)
-      if (!type.isDynamicDim(d) && !getConstantIntValue(sizes[d]))
-        emitRuntimeCheck(rewriter, loc, op,
-                         m.cmp(Pred::ne, m.v(sizes[d]), m.c(type.getDimSize(d))),
-                         "the slice has size {0} in dim " + Twine(d) +
-                             ", the model's inferred shape says {1}",
-                         {m.v(sizes[d]), m.c(type.getDimSize(d))});
+    emitComputedSizesCheck(rewriter, loc, op, sizes, type, "the slice has");
     sizes = preferStatic(rewriter, type, sizes);
     SmallVector<Value> offsetValues, strideValues;
     for (int64_t d = 0; d < rank; ++d) {
@@ -197,17 +191,9 @@ public:
     }
     // Run-time pads: no negative size, and the static dims of the result
     // type must be what the pads give.
-    SmallVector<Value> sizeValues;
-    for (int64_t d = 0; d < rank; ++d) {
-      sizeValues.push_back(m.v(sizes[d]));
-      if (!type.isDynamicDim(d) && !getConstantIntValue(sizes[d]))
-        emitRuntimeCheck(rewriter, loc, op,
-                         m.cmp(Pred::ne, sizeValues[d], m.c(type.getDimSize(d))),
-                         "the pads give size {0} in dim " + Twine(d) +
-                             ", the model's inferred shape says {1}",
-                         {sizeValues[d], m.c(type.getDimSize(d))});
-    }
-    emitCheckedSizes(rewriter, loc, op, sizeValues, "the output");
+    emitComputedSizesCheck(rewriter, loc, op, sizes, type, "the pads give");
+    emitCheckedSizes(rewriter, loc, op, ArrayRef<OpFoldResult>(sizes),
+                     "the output");
     sizes = preferStatic(rewriter, type, sizes);
     // One generic reading the input at computed indices (also handles
     // negative pads); fill + insert_slice would bufferize to a strided

@@ -31,16 +31,6 @@ Value product(IndexMath &m, ArrayRef<OpFoldResult> dims) {
   return p;
 }
 
-/// Output sizes read from data are non-negative and their product fits
-/// (RuntimeChecks.h); returns the product.
-Value checkOutputSizes(OpBuilder &b, Location loc, Operation *op,
-                       ArrayRef<OpFoldResult> sizes) {
-  SmallVector<Value> values;
-  for (OpFoldResult s : sizes)
-    values.push_back(getValueOrCreateConstantIndexOp(b, loc, s));
-  return emitCheckedSizes(b, loc, op, values, "the output");
-}
-
 //===----------------------------------------------------------------------===//
 // Reshape, Flatten, Squeeze, Unsqueeze
 //===----------------------------------------------------------------------===//
@@ -105,7 +95,8 @@ public:
     // The new shape holds exactly the input's elements (this also catches a
     // -1 whose division is inexact, and 0 or -1 used wrongly).
     IndexMath m(rewriter, loc);
-    Value count = checkOutputSizes(rewriter, loc, op, sizes);
+    Value count = emitCheckedSizes(rewriter, loc, op,
+                                   ArrayRef<OpFoldResult>(sizes), "the output");
     Value total = product(m, getDims(rewriter, loc, data));
     emitRuntimeCheck(rewriter, loc, op, m.cmp(Pred::ne, count, total),
                      "the new shape has {0} elements, the input has {1}",
@@ -519,7 +510,8 @@ public:
       if (failed(shape) || int64_t(shape->size()) != type.getRank())
         return rewriter.notifyMatchFailure(op, "shape length unknown");
       sizes = *shape;
-      checkOutputSizes(rewriter, loc, op, sizes);
+      emitCheckedSizes(rewriter, loc, op, ArrayRef<OpFoldResult>(sizes),
+                       "the output");
     } else {
       sizes.assign(type.getRank(), rewriter.getIndexAttr(0));
     }
@@ -567,7 +559,8 @@ public:
         }
         sizes[d] = getAsOpFoldResult(size);
       }
-      checkOutputSizes(rewriter, loc, op, sizes);
+      emitCheckedSizes(rewriter, loc, op, ArrayRef<OpFoldResult>(sizes),
+                       "the output");
     }
     sizes = preferStatic(rewriter, type, sizes);
     emitBroadcastCheck(rewriter, loc, op, in, sizes);
@@ -636,7 +629,8 @@ public:
       for (int64_t d = 0; d < rank; ++d)
         sizes[d] =
             getAsOpFoldResult(m.mul(m.v(dims[d]), m.v((*repeats)[d])));
-      checkOutputSizes(rewriter, loc, op, sizes);
+      emitCheckedSizes(rewriter, loc, op, ArrayRef<OpFoldResult>(sizes),
+                       "the output");
     }
     sizes = preferStatic(rewriter, type, sizes);
     SmallVector<Value> inDims;

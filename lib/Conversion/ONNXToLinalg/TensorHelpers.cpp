@@ -3,7 +3,7 @@
 // Index arithmetic that folds as it builds, reading shape-like operands
 // (constant or at run time), generics that compute each element from its
 // indices, and reshapes through tensor.collapse_shape/expand_shape.
-// Declared in ONNXToLinalg.h; used by Tensor.cpp and Gather.cpp.
+// Declared in ONNXToLinalg.h; used by Tensor.cpp, Gather.cpp, Selection.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -318,4 +318,32 @@ mlir::onnxc::preferStatic(OpBuilder &b, RankedTensorType type,
     r.push_back(type.isDynamicDim(i) ? sizes[i]
                                      : b.getIndexAttr(type.getDimSize(i)));
   return r;
+}
+
+SmallVector<Value> mlir::onnxc::dimValues(OpBuilder &b, Location loc,
+                                          Value t) {
+  SmallVector<Value> r;
+  for (OpFoldResult d : getDims(b, loc, t))
+    r.push_back(getValueOrCreateConstantIndexOp(b, loc, d));
+  return r;
+}
+
+SmallVector<Value> mlir::onnxc::loopNest(
+    OpBuilder &b, Location loc, ArrayRef<Value> ubs, ValueRange iterArgs,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange,
+                                    ValueRange)>
+        body) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  SmallVector<Value> lbs(ubs.size(), zero), steps(ubs.size(), one);
+  scf::LoopNest nest =
+      scf::buildLoopNest(b, loc, lbs, ubs, steps, iterArgs, body);
+  return nest.results;
+}
+
+Value mlir::onnxc::isNonZero(OpBuilder &b, Location loc, Value x, Type t) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
+  if (isa<FloatType>(t))
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
 }

@@ -153,6 +153,24 @@ Value expandReducedDims(OpBuilder &b, Location loc, Value reduced,
 void populateGatherScatterPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
 
+/// CumSum, TopK, NonZero, Compress (Selection.cpp); called by
+/// populateGatherScatterPatterns.
+void populateSelectionPatterns(const TypeConverter &converter,
+                               RewritePatternSet &patterns);
+
+/// The sizes of `t`'s dims as index values.
+SmallVector<Value> dimValues(OpBuilder &b, Location loc, Value t);
+
+/// A loop nest over [0, ubs) carrying `iterArgs`.
+SmallVector<Value> loopNest(
+    OpBuilder &b, Location loc, ArrayRef<Value> ubs, ValueRange iterArgs,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange,
+                                    ValueRange)>
+        body);
+
+/// `x != 0` for a scalar of ONNX type `t`.
+Value isNonZero(OpBuilder &b, Location loc, Value x, Type t);
+
 /// Element types that data-movement ops can lower (everything but strings).
 bool isMovableElementType(Type t);
 

@@ -1,0 +1,374 @@
+//===- Selection.cpp - Scans and selections -> scf loops ------------------===//
+//
+// CumSum, TopK, NonZero and Compress produce each output element from a
+// scan over the input: scf.for loops over tensors that carry the result
+// (tensor.insert / insert_slice), which bufferize in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "onnxc/Conversion/RuntimeChecks.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace {
+
+using Pred = arith::CmpIPredicate;
+
+//===----------------------------------------------------------------------===//
+// CumSum
+//===----------------------------------------------------------------------===//
+
+class CumSumLowering : public TensorPattern<ONNXCumSumOp> {
+public:
+  using TensorPattern::TensorPattern;
+  LogicalResult
+  matchAndRewrite(ONNXCumSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = resultType(op);
+    Value x = adaptor.getX();
+    auto xType = getMovableRankedType(x);
+    if (!type || !xType || xType.getRank() < 1)
+      return rewriter.notifyMatchFailure(op, "unranked or scalar data");
+    int64_t rank = xType.getRank();
+    IndexMath m(rewriter, loc);
+    Value axis;
+    if (auto values = getConstantIntValues(op.getAxis());
+        succeeded(values) && values->size() == 1)
+      axis = m.c(normalizeAxis((*values)[0], rank));
+    else
+      axis = m.wrapNegative(
+          scalarToIndex(rewriter, loc,
+                        extractScalar(rewriter, loc, adaptor.getAxis()),
+                        nullptr),
+          m.c(rank));
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    bool isF = isa<FloatType>(type.getElementType());
+    // One element at a time, in an order where the previous element along
+    // the axis is already written: out[p] = out[prev] + x[p] (inclusive) or
+    // out[prev] + x[prev] (exclusive).
+    SmallVector<Value> dims = dimValues(rewriter, loc, x);
+    Value out0 = createEmpty(rewriter, loc, type, getDims(rewriter, loc, x));
+    SmallVector<Value> results = loopNest(
+        rewriter, loc, dims, out0,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange acc) -> SmallVector<Value> {
+          IndexMath mm(b, l);
+          SmallVector<Value> p, prev;
+          Value first;
+          for (int64_t d = 0; d < rank; ++d) {
+            Value isAxis = mm.cmp(Pred::eq, axis, mm.c(d));
+            Value last = mm.sub(dims[d], mm.c(1));
+            Value pd = reverse ? mm.select(isAxis, mm.sub(last, ivs[d]), ivs[d])
+                               : ivs[d];
+            Value step = mm.select(isAxis, mm.c(reverse ? 1 : -1), mm.c(0));
+            prev.push_back(mm.clamp(mm.add(pd, step), mm.c(0), last));
+            p.push_back(pd);
+            Value f = arith::AndIOp::create(
+                b, l, isAxis, mm.cmp(Pred::eq, ivs[d], mm.c(0)));
+            first = first ? arith::OrIOp::create(b, l, first, f) : f;
+          }
+          auto add = [&](Value u, Value v) -> Value {
+            if (isF)
+              return arith::AddFOp::create(b, l, u, v);
+            return arith::AddIOp::create(b, l, u, v);
+          };
+          Value prevOut = tensor::ExtractOp::create(b, l, acc[0], prev);
+          Value xp = tensor::ExtractOp::create(b, l, x, p);
+          Value v;
+          if (exclusive) {
+            Value xprev = tensor::ExtractOp::create(b, l, x, prev);
+            Value zero = arith::ConstantOp::create(
+                b, l, b.getZeroAttr(type.getElementType()));
+            v = arith::SelectOp::create(b, l, first, zero,
+                                        add(prevOut, xprev));
+          } else {
+            v = arith::SelectOp::create(b, l, first, xp, add(prevOut, xp));
+          }
+          return {tensor::InsertOp::create(b, l, v, acc[0], p)};
+        });
+    rewriter.replaceOp(op, results[0]);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// TopK, NonZero, Compress
+//===----------------------------------------------------------------------===//
+
+class TopKLowering : public TensorPattern<ONNXTopKOp> {
+public:
+  using TensorPattern::TensorPattern;
+  LogicalResult
+  matchAndRewrite(ONNXTopKOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto valType = resultType(op, 0), idxType = resultType(op, 1);
+    Value x = adaptor.getX();
+    auto xType = getMovableRankedType(x);
+    if (!valType || !idxType || !xType || xType.getRank() < 1)
+      return rewriter.notifyMatchFailure(op, "unranked data");
+    int64_t rank = xType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    Type onnxElem = getONNXElementType(op.getX());
+    bool largest = op.getLargest();
+    Value k = scalarToIndex(rewriter, loc,
+                            extractScalar(rewriter, loc, adaptor.getK()),
+                            nullptr);
+    {
+      IndexMath m(rewriter, loc);
+      Value n = getDimValue(rewriter, loc, x, axis);
+      Value failed = arith::OrIOp::create(rewriter, loc,
+                                          m.cmp(Pred::slt, k, m.c(0)),
+                                          m.cmp(Pred::sgt, k, n));
+      emitRuntimeCheck(rewriter, loc, op, failed,
+                       "k = {0} is outside [0, {1}] (the size of axis " +
+                           Twine(axis) + ")",
+                       {k, n});
+      if (!valType.isDynamicDim(axis))
+        emitRuntimeCheck(rewriter, loc, op,
+                         m.cmp(Pred::ne, k, m.c(valType.getDimSize(axis))),
+                         "k = {0} differs from the inferred output size {1}",
+                         {k, m.c(valType.getDimSize(axis))});
+    }
+    // The position of each element in the sorted order: how many elements
+    // of its row come first (ties: the lower index first).
+    MLIRContext *ctx = getContext();
+    auto rankType = RankedTensorType::get(xType.getShape(),
+                                          rewriter.getIndexType());
+    SmallVector<OpFoldResult> dims = getDims(rewriter, loc, x);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value ranks0 = createFilled(rewriter, loc, rankType, dims, zero);
+    SmallVector<AffineExpr> selfExprs, otherExprs;
+    for (int64_t d = 0; d < rank; ++d) {
+      selfExprs.push_back(getAffineDimExpr(d, ctx));
+      otherExprs.push_back(getAffineDimExpr(d == axis ? rank : d, ctx));
+    }
+    AffineMap self = AffineMap::get(rank + 1, 0, selfExprs, ctx);
+    AffineMap other = AffineMap::get(rank + 1, 0, otherExprs, ctx);
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    bool isF = isa<FloatType>(onnxElem);
+    bool isU = onnxElem.isUnsignedInteger();
+    Value ranks =
+        linalg::GenericOp::create(
+            rewriter, loc, rankType, ValueRange{x, x}, ranks0,
+            ArrayRef<AffineMap>{self, other, self}, iterators,
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              IndexMath m(b, l);
+              Value a = args[0], o = args[1];
+              Value before, equal;
+              if (isF) {
+                before = arith::CmpFOp::create(
+                    b, l,
+                    largest ? arith::CmpFPredicate::OGT
+                            : arith::CmpFPredicate::OLT,
+                    o, a);
+                equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                              o, a);
+              } else {
+                Pred p = largest ? (isU ? Pred::ugt : Pred::sgt)
+                                 : (isU ? Pred::ult : Pred::slt);
+                before = arith::CmpIOp::create(b, l, p, o, a);
+                equal = arith::CmpIOp::create(b, l, Pred::eq, o, a);
+              }
+              Value j = linalg::IndexOp::create(b, l, rank);
+              Value i = linalg::IndexOp::create(b, l, axis);
+              Value earlier = arith::AndIOp::create(
+                  b, l, equal, m.cmp(Pred::slt, j, i));
+              Value first = arith::OrIOp::create(b, l, before, earlier);
+              Value inc = m.select(first, m.c(1), m.c(0));
+              linalg::YieldOp::create(b, l, m.add(args[2], inc));
+            })
+            .getResult(0);
+    SmallVector<OpFoldResult> outSizes(dims);
+    outSizes[axis] = k;
+    Value vals0 =
+        createEmpty(rewriter, loc, valType, preferStatic(rewriter, valType,
+                                                         outSizes));
+    Value idxs0 =
+        createEmpty(rewriter, loc, idxType, preferStatic(rewriter, idxType,
+                                                         outSizes));
+    SmallVector<Value> results = loopNest(
+        rewriter, loc, dimValues(rewriter, loc, x), ValueRange{vals0, idxs0},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iter) -> SmallVector<Value> {
+          IndexMath m(b, l);
+          Value pos = tensor::ExtractOp::create(b, l, ranks, ivs);
+          Value keep = m.cmp(Pred::slt, pos, k);
+          auto ifOp = scf::IfOp::create(b, l, iter.getTypes(), keep,
+                                        /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            SmallVector<Value> at(ivs);
+            at[axis] = pos;
+            Value v = tensor::ExtractOp::create(b, l, x, ivs);
+            Value vals = tensor::InsertOp::create(b, l, v, iter[0], at);
+            Value i64 =
+                arith::IndexCastOp::create(b, l, b.getI64Type(), ivs[axis]);
+            Value idxs = tensor::InsertOp::create(b, l, i64, iter[1], at);
+            scf::YieldOp::create(b, l, ValueRange{vals, idxs});
+            b.setInsertionPointToStart(ifOp.elseBlock());
+            scf::YieldOp::create(b, l, iter);
+          }
+          return SmallVector<Value>(ifOp.getResults());
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+class NonZeroLowering : public TensorPattern<ONNXNonZeroOp> {
+public:
+  using TensorPattern::TensorPattern;
+  LogicalResult
+  matchAndRewrite(ONNXNonZeroOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = resultType(op);
+    Value x = adaptor.getX();
+    auto xType = getMovableRankedType(x);
+    if (!type || !xType || xType.getRank() < 1 || type.getRank() != 2)
+      return rewriter.notifyMatchFailure(op, "unranked or scalar data");
+    int64_t rank = xType.getRank();
+    Type onnxElem = getONNXElementType(op.getX());
+    SmallVector<Value> dims = dimValues(rewriter, loc, x);
+    // First pass: count; second: write the coordinates.
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    SmallVector<Value> count = loopNest(
+        rewriter, loc, dims, zero,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iter) -> SmallVector<Value> {
+          IndexMath m(b, l);
+          Value v = tensor::ExtractOp::create(b, l, x, ivs);
+          Value nz = isNonZero(b, l, v, onnxElem);
+          return {m.add(iter[0], m.select(nz, m.c(1), m.c(0)))};
+        });
+    Value out0 = createEmpty(
+        rewriter, loc, type,
+        preferStatic(rewriter, type,
+                     {rewriter.getIndexAttr(rank), count[0]}));
+    SmallVector<Value> results = loopNest(
+        rewriter, loc, dims, ValueRange{out0, zero},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iter) -> SmallVector<Value> {
+          IndexMath m(b, l);
+          Value v = tensor::ExtractOp::create(b, l, x, ivs);
+          Value nz = isNonZero(b, l, v, onnxElem);
+          auto ifOp = scf::IfOp::create(b, l, iter.getTypes(), nz,
+                                        /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            Value out = iter[0];
+            for (int64_t d = 0; d < rank; ++d) {
+              Value c =
+                  arith::IndexCastOp::create(b, l, b.getI64Type(), ivs[d]);
+              out = tensor::InsertOp::create(b, l, c, out,
+                                             ValueRange{m.c(d), iter[1]});
+            }
+            scf::YieldOp::create(b, l, ValueRange{out, m.add(iter[1], m.c(1))});
+            b.setInsertionPointToStart(ifOp.elseBlock());
+            scf::YieldOp::create(b, l, iter);
+          }
+          return SmallVector<Value>(ifOp.getResults());
+        });
+    rewriter.replaceOp(op, results[0]);
+    return success();
+  }
+};
+
+class CompressLowering : public TensorPattern<ONNXCompressOp> {
+public:
+  using TensorPattern::TensorPattern;
+  LogicalResult
+  matchAndRewrite(ONNXCompressOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = resultType(op);
+    Value in = adaptor.getInput(), cond = adaptor.getCondition();
+    auto inType = getMovableRankedType(in), condType = getMovableRankedType(cond);
+    if (!type || !inType || !condType || condType.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "unranked data");
+    IndexMath m(rewriter, loc);
+    int64_t axis = 0;
+    if (auto a = op.getAxis()) {
+      axis = normalizeAxis(*a, inType.getRank());
+    } else {
+      // No axis: work on the flattened input.
+      SmallVector<OpFoldResult> dims = getDims(rewriter, loc, in);
+      Value total = m.c(1);
+      for (OpFoldResult d : dims)
+        total = m.mul(total, m.v(d));
+      auto flatType = RankedTensorType::get(
+          {inType.hasStaticShape() ? inType.getNumElements()
+                                   : ShapedType::kDynamic},
+          inType.getElementType());
+      in = reshapeTo(rewriter, loc, in, flatType, {getAsOpFoldResult(total)});
+      inType = flatType;
+    }
+    int64_t rank = inType.getRank();
+    if (type.getRank() != rank)
+      return rewriter.notifyMatchFailure(op, "result rank mismatch");
+    Value n = m.min(getDimValue(rewriter, loc, in, axis),
+                    getDimValue(rewriter, loc, cond, 0));
+    auto condAt = [&](OpBuilder &b, Location l, Value t) {
+      return tensor::ExtractOp::create(b, l, cond, t).getResult();
+    };
+    SmallVector<Value> count = loopNest(
+        rewriter, loc, n, m.c(0),
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iter) -> SmallVector<Value> {
+          IndexMath mm(b, l);
+          return {mm.add(iter[0], mm.select(condAt(b, l, ivs[0]), mm.c(1),
+                                            mm.c(0)))};
+        });
+    // The input positions along the axis that are kept, in order; the
+    // result gathers them.
+    auto selType = RankedTensorType::get({ShapedType::kDynamic},
+                                         rewriter.getIndexType());
+    Value sel0 = tensor::EmptyOp::create(rewriter, loc, selType, count[0]);
+    SmallVector<Value> sel = loopNest(
+        rewriter, loc, n, ValueRange{sel0, m.c(0)},
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange iter) -> SmallVector<Value> {
+          IndexMath mm(b, l);
+          auto ifOp = scf::IfOp::create(b, l, iter.getTypes(),
+                                        condAt(b, l, ivs[0]),
+                                        /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          Value s = tensor::InsertOp::create(b, l, ivs[0], iter[0], iter[1]);
+          scf::YieldOp::create(b, l, ValueRange{s, mm.add(iter[1], mm.c(1))});
+          b.setInsertionPointToStart(ifOp.elseBlock());
+          scf::YieldOp::create(b, l, iter);
+          return SmallVector<Value>(ifOp.getResults());
+        });
+    SmallVector<OpFoldResult> outSizes = getDims(rewriter, loc, in);
+    outSizes[axis] = count[0];
+    Value result = buildIndexedGeneric(
+        rewriter, loc, type, preferStatic(rewriter, type, outSizes), {}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          SmallVector<Value> at(ivs);
+          at[axis] = tensor::ExtractOp::create(b, l, sel[0], ivs[axis]);
+          return tensor::ExtractOp::create(b, l, in, at);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::onnxc::populateSelectionPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  patterns.add<CumSumLowering, TopKLowering, NonZeroLowering,
+               CompressLowering>(converter, patterns.getContext());
+}
