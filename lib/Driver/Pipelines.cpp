@@ -7,6 +7,7 @@
 #include "onnxc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -31,7 +32,13 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm) {
+void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
+                                             bool vectorize) {
+  if (vectorize) {
+    pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.allowReturnAllocsFromLoops = true;
@@ -41,6 +48,16 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createReadOnlyArguments());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // Vector ops down to 1-D before buffer deallocation (whose ownership
+  // bookkeeping must not land inside vector.mask regions).
+  if (vectorize) {
+    pm.addNestedPass<func::FuncOp>(createLowerVectors());
+    VectorTransferToSCFOptions vectorToSCF;
+    vectorToSCF.enableFullUnroll().setTargetRank(1);
+    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
+    pm.addNestedPass<func::FuncOp>(createLowerVectors());
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addNestedPass<func::FuncOp>(createFreshResultBuffers());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
@@ -64,12 +81,18 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm) {
   // keep a list per run: a failed run-time check frees them all.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
+  // Canonicalization may have folded vector ops back into n-D masks.
+  if (vectorize)
+    pm.addNestedPass<func::FuncOp>(createLowerVectors());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
+  // Vector lowerings leave ub.poison (undefined lanes).
+  pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
 }
@@ -82,5 +105,7 @@ void mlir::onnxc::registerPipelines() {
                              });
   PassPipelineRegistration<>("onnxc-linalg-to-llvm",
                              "linalg on tensors -> LLVM dialect",
-                             buildLinalgToLLVMPipeline);
+                             [](OpPassManager &pm) {
+                               buildLinalgToLLVMPipeline(pm);
+                             });
 }

@@ -83,6 +83,12 @@ llvm::cl::opt<bool> noRuntimeChecks(
                    "inputs are then undefined behaviour)"),
     llvm::cl::init(false));
 
+llvm::cl::opt<bool> noVectorize(
+    "no-vectorize",
+    llvm::cl::desc("Lower every linalg op to scalar loops: no cache and "
+                   "register tiling, no vectorisation (to compare)"),
+    llvm::cl::init(false));
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "onnxc: error: " << message << "\n";
   return 1;
@@ -195,7 +201,9 @@ int main(int argc, char **argv) {
     return 1;
   if (emit == EmitStage::Linalg)
     return printModule();
-  if (failed(runPipeline(onnxc::buildLinalgToLLVMPipeline)))
+  if (failed(runPipeline([](OpPassManager &pm) {
+        onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize);
+      })))
     return 1;
   if (emit == EmitStage::LLVMMLIR)
     return printModule();

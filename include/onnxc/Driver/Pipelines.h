@@ -16,7 +16,9 @@ namespace mlir::onnxc {
 /// `runtimeChecks` = false leaves out the run-time checks of the generated
 /// code (onnxc --no-runtime-checks, to measure what they cost).
 void buildONNXToLinalgPipeline(OpPassManager &pm, bool runtimeChecks = true);
-void buildLinalgToLLVMPipeline(OpPassManager &pm);
+/// `vectorize` = false keeps every linalg op a scalar loop nest (onnxc
+/// --no-vectorize, to compare with the tiled and vectorised code).
+void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true);
 void registerPipelines();
 
 } // namespace mlir::onnxc

@@ -29,4 +29,46 @@ def ReadOnlyArguments : Pass<"onnxc-read-only-arguments", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
+  let summary = "Tile f32 contractions for caches and registers, vectorise "
+                "the register tiles";
+  let description = [{
+    Runs on tensors, before bufferization. Every f32 multiply-accumulate
+    contraction with one m, one n and one k dim (linalg.matmul,
+    linalg.batch_matmul, contraction generics) is tiled into cache tiles
+    (mc x nc x kc) and those into register tiles (mr x nr x 1) with
+    TilingInterface; the register loops over m and n are peeled, every
+    register tile becomes a vector.contract (masked in the peeled
+    remainders), tensor slices fold into the transfers, and the
+    accumulator's transfer pair is hoisted out of the k loop, so that it
+    stays in registers. onnxc-lower-vectors finishes the job after
+    bufferization.
+  }];
+  let options = [
+    Option<"mc", "mc", "int64_t", /*default=*/"64", "Cache tile along m">,
+    Option<"nc", "nc", "int64_t", /*default=*/"256", "Cache tile along n">,
+    Option<"kc", "kc", "int64_t", /*default=*/"256", "Cache tile along k">,
+    Option<"mr", "mr", "int64_t", /*default=*/"8", "Register tile along m">,
+    Option<"nr", "nr", "int64_t", /*default=*/"32", "Register tile along n">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def LowerVectors : Pass<"onnxc-lower-vectors", "func::FuncOp"> {
+  let summary = "Lower vector ops to 1-D loads, FMAs and stores";
+  let description = [{
+    Runs after bufferization: vector.contract to outer products and those
+    to vector.fma per row, transfers to minor-identity rank-1 form, and
+    masks, transposes, broadcasts, shape casts and multi-reductions to
+    1-D operations that convert-vector-to-llvm handles (VectorToSCF unrolls
+    any transfer of a higher rank that remains).
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 #endif // ONNXC_TRANSFORMS_PASSES_TD

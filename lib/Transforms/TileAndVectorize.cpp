@@ -1,0 +1,216 @@
+//===- TileAndVectorize.cpp - Cache- and register-tiled contractions ------===//
+//
+// Every f32 contraction on tensors (linalg.matmul, batch_matmul, and
+// generics that multiply-accumulate with one m, one n and one k dim) is
+// tiled twice with TilingInterface: cache tiles (mc x nc x kc) and, inside
+// them, register tiles (mr x nr x 1). The register-tile loops over m and n
+// are peeled, so the main tiles have static sizes; every register tile is
+// then vectorised (vector.contract; masked for the peeled remainders), the
+// tensor slices fold into the vector transfers, and the accumulator's
+// transfer_read/transfer_write pair is hoisted out of the k loop, so that
+// the mr x nr accumulator lives in registers across k. After bufferization
+// onnxc-lower-vectors turns each contraction into outer products (one
+// broadcast and nr/16 FMAs per row and k on AVX-512).
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Transforms/Passes.h"
+
+#include "CodegenUtils.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_TILEANDVECTORIZE
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+
+namespace {
+
+/// Marks a register tile: the vector sizes to vectorise it with.
+constexpr llvm::StringLiteral kVectorSizesAttr = "onnxc.vector_sizes";
+/// Marks a cache tile, to be tiled into register tiles.
+constexpr llvm::StringLiteral kCacheTileAttr = "onnxc.cache_tile";
+
+/// The m, n, k loops of an f32 multiply-accumulate contraction, or failure.
+FailureOr<linalg::ContractionDimensions>
+getF32Contraction(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumDpsInputs() != 2 || !linalg::isaContractionOpInterface(op))
+    return failure();
+  for (Value v : op->getOperands()) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t || !t.getElementType().isF32())
+      return failure();
+  }
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return failure();
+  return dims;
+}
+
+struct TileAndVectorizePass
+    : mlir::onnxc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
+  using TileAndVectorizeBase::TileAndVectorizeBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    MLIRContext *ctx = &getContext();
+    IRRewriter rewriter(ctx);
+
+    mlir::onnxc::decomposeConvolutions(rewriter, func);
+    SmallVector<linalg::LinalgOp> contractions;
+    func.walk([&](linalg::LinalgOp op) {
+      if (succeeded(getF32Contraction(op)))
+        contractions.push_back(op);
+    });
+    for (linalg::LinalgOp op : contractions)
+      if (failed(tileAndPeel(rewriter, op, /*level=*/0)))
+        return signalPassFailure();
+    // Peeled bounds fold into static tile shapes only after
+    // canonicalization: the register tiling and the vectoriser want them.
+    if (failed(canonicalize()))
+      return signalPassFailure();
+    SmallVector<linalg::LinalgOp> cacheTiles;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kCacheTileAttr))
+        cacheTiles.push_back(op);
+    });
+    for (linalg::LinalgOp op : cacheTiles) {
+      op->removeAttr(kCacheTileAttr);
+      if (failed(tileAndPeel(rewriter, op, /*level=*/1)))
+        return signalPassFailure();
+    }
+    if (failed(canonicalize()))
+      return signalPassFailure();
+    vectorizeMarkedOps(rewriter);
+    foldAndHoist(rewriter);
+  }
+
+  /// The canonicalization patterns of every loaded dialect and op.
+  LogicalResult canonicalize() {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(patterns);
+    for (RegisteredOperationName op : ctx->getRegisteredOperations())
+      op.getCanonicalizationPatterns(patterns, ctx);
+    return applyPatternsGreedily(getOperation(), std::move(patterns));
+  }
+
+  /// Level 0: cache tiles (mc x nc x kc), marked for level 1. Level 1:
+  /// register tiles (mr x nr x 1), marked for vectorisation. The m and n
+  /// loops (and k at level 0) are peeled, so that with static shapes every
+  /// tile, the remainders included, has a static size.
+  LogicalResult tileAndPeel(RewriterBase &rewriter, linalg::LinalgOp op,
+                            int level) {
+    linalg::ContractionDimensions dims = *getF32Contraction(op);
+    unsigned numLoops = op.getNumLoops();
+    int64_t m = level == 0 ? mc : mr, n = level == 0 ? nc : nr,
+            k = level == 0 ? kc : 1;
+    SmallVector<OpFoldResult> sizes(numLoops, rewriter.getIndexAttr(0));
+    for (unsigned b : dims.batch)
+      sizes[b] = rewriter.getIndexAttr(level == 0 ? 1 : 0);
+    sizes[dims.m[0]] = rewriter.getIndexAttr(m);
+    sizes[dims.n[0]] = rewriter.getIndexAttr(n);
+    sizes[dims.k[0]] = rewriter.getIndexAttr(k);
+
+    rewriter.setInsertionPoint(op);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(sizes);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return op.emitError("cannot tile the contraction");
+    rewriter.replaceOp(op, tiled->replacements);
+
+    Operation *tile = tiled->tiledOps.back();
+    if (level == 0) {
+      tile->setAttr(kCacheTileAttr, rewriter.getUnitAttr());
+    } else {
+      SmallVector<int64_t> vectorSizes(numLoops, 1);
+      vectorSizes[dims.m[0]] = mr;
+      vectorSizes[dims.n[0]] = nr;
+      tile->setAttr(kVectorSizesAttr,
+                    rewriter.getDenseI64ArrayAttr(vectorSizes));
+    }
+    // Loops come in the op's loop order; the register k loop has step 1.
+    SmallVector<scf::ForOp> peel;
+    for (LoopLikeOpInterface loop : tiled->loops)
+      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
+        peel.push_back(forOp);
+    if (level == 1 && !peel.empty())
+      peel.pop_back();
+    linalg::peelLoops(rewriter, peel);
+    return success();
+  }
+
+  /// Vectorises every marked register tile: static ones exactly, the peeled
+  /// remainders with masks of the register tile's sizes.
+  void vectorizeMarkedOps(RewriterBase &rewriter) {
+    SmallVector<linalg::LinalgOp> marked;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kVectorSizesAttr))
+        marked.push_back(op);
+    });
+    for (linalg::LinalgOp op : marked) {
+      auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kVectorSizesAttr);
+      op->removeAttr(kVectorSizesAttr);
+      SmallVector<int64_t> vectorSizes;
+      if (op.hasDynamicShape())
+        vectorSizes.assign(sizes.asArrayRef().begin(),
+                           sizes.asArrayRef().end());
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+          rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
+          /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+          /*assumeDynamicDimsMatchVecSizes=*/false,
+          /*createNamedContraction=*/true);
+      if (succeeded(result))
+        rewriter.replaceOp(op, result->replacements);
+      // Otherwise the tile stays a (correct) scalar loop nest.
+    }
+  }
+
+  /// Folds tensor slices into the vector transfers, then hoists the
+  /// accumulator's read/write out of every loop that only updates it.
+  void foldAndHoist(RewriterBase &rewriter) {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    linalg::populateLinalgTilingCanonicalizationPatterns(patterns);
+    scf::ForOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    (void)applyPatternsGreedily(getOperation(), frozen);
+
+    // Innermost loops first, so that a hoisted pair can move on outward.
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+    for (scf::ForOp forOp : loops)
+      hoistLoopInvariantSubsets(rewriter,
+                                cast<LoopLikeOpInterface>(forOp.getOperation()));
+    (void)applyPatternsGreedily(getOperation(), frozen);
+  }
+};
+
+} // namespace
