@@ -35,6 +35,8 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
 void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
                                              bool vectorize) {
   if (vectorize) {
+    pm.addNestedPass<func::FuncOp>(createConvToMatmul());
+    pm.addPass(createCanonicalizerPass());
     pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
@@ -47,6 +49,10 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // Inputs belong to the caller: an op that writes to one works on a copy.
   pm.addPass(createReadOnlyArguments());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  // Loops over tiles yield their iter_arg: the copies back into the same
+  // subview become self-copies once CSE merges the subviews.
+  pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
   // Vector ops down to 1-D before buffer deallocation (whose ownership
   // bookkeeping must not land inside vector.mask regions).
@@ -81,6 +87,9 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // keep a list per run: a failed run-time check frees them all.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
+  // Aligned buffers come aligned from the allocator (allocated == aligned),
+  // so that the runtime hands out results without moving them.
+  memrefToLLVM.useAlignedAlloc = true;
   // Canonicalization may have folded vector ops back into n-D masks.
   if (vectorize)
     pm.addNestedPass<func::FuncOp>(createLowerVectors());

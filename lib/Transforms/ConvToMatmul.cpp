@@ -4,7 +4,7 @@
 // positions (kh, kw) of matmuls W[:, :, kh, kw] (F x C) x X_khkw (C x P),
 // where X_khkw holds, for every output position, the input pixel that the
 // kernel position reads. The matmuls then go through the same cache and
-// register tiling as every other contraction (TileAndVectorize.cpp).
+// register tiling as every other contraction (onnxc-tile-and-vectorize).
 //
 // - Stride 1: X_khkw needs no copy. With the padded input flattened to
 //   C x (Hp*Wp), output row oh reads input row oh + kh*d from column kw*d
@@ -17,15 +17,26 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CodegenUtils.h"
+#include "onnxc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_CONVTOMATMUL
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
 
 using namespace mlir;
 
 namespace {
+
+/// Output blocks: positions and filters per block (the accumulator block,
+/// 64 x 256 floats, stays in L2 across the kernel positions).
+constexpr int64_t kPositionBlock = 256;
+constexpr int64_t kFilterBlock = 64;
 
 /// `v` (rank 4, leading dim 1) without its leading dim, its last two dims
 /// merged when `mergeLast`.
@@ -61,6 +72,33 @@ Value copyToNew(OpBuilder &b, Location loc, Value v) {
   return linalg::CopyOp::create(b, loc, v, empty).getResult(0);
 }
 
+/// The accumulator F x (OH * row) holding the conv's init `init`
+/// (1 x F x OH x OW): built directly when the init is a fill or a
+/// per-filter broadcast (a bias), else a copy with `row - OW` zero columns
+/// after each row.
+Value buildAccumulator(OpBuilder &b, Location loc, Value init, int64_t f,
+                       int64_t oh, int64_t ow, int64_t row) {
+  auto type = RankedTensorType::get({f, oh * row}, b.getF32Type());
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
+        .getResult(0);
+  if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>()) {
+    auto inType = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
+    if (inType && inType.getRank() == 1 &&
+        broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3})
+      return linalg::BroadcastOp::create(b, loc, broadcast.getInput(), empty,
+                                         ArrayRef<int64_t>{1})
+          ->getResult(0);
+  }
+  Value acc = dropBatch(b, loc, init, /*mergeLast=*/false);
+  if (row != ow)
+    acc = zeroPadHigh(b, loc, acc, {0, 0, row - ow});
+  return tensor::CollapseShapeOp::create(
+      b, loc, acc, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+}
+
 LogicalResult rewriteConv(RewriterBase &rewriter,
                           linalg::Conv2DNchwFchwOp conv) {
   Value x = conv.getInputs()[0], w = conv.getInputs()[1];
@@ -93,14 +131,18 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   rewriter.setInsertionPoint(conv);
   Type f32 = rewriter.getF32Type();
 
-  // The accumulator: F x (OH * row), starting from the conv's init.
+  // Output positions, flattened: OH rows of `row` columns. With stride 1
+  // the last (KW-1)*d columns are never needed (they are the extra columns
+  // of the last row) and reading them would run past the input: computed
+  // positions stop before them.
   int64_t row = unitStride ? wp : ow;
-  Value acc = dropBatch(rewriter, loc, init, /*mergeLast=*/false);
-  if (row != ow)
-    acc = zeroPadHigh(rewriter, loc, acc, {0, 0, row - ow});
-  acc = tensor::CollapseShapeOp::create(
-      rewriter, loc, acc, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  int64_t positions = oh * row;
+  int64_t computed = unitStride ? positions - (kw - 1) * dw : positions;
+  int64_t nb = std::min<int64_t>(kPositionBlock, computed);
+  int64_t fullBlocks = computed / nb, tail = computed % nb;
+  int64_t fb = f % kFilterBlock == 0 ? kFilterBlock : f;
 
+  Value acc = buildAccumulator(rewriter, loc, init, f, oh, ow, row);
   // The filter as KH x KW x F x C, so that each kernel position's F x C
   // matrix is contiguous (a weight: constant folding can do this once).
   Value wt = linalg::TransposeOp::create(
@@ -109,52 +151,93 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
                                          ArrayRef<int64_t>{kh, kw, f, c}, f32),
                  ArrayRef<int64_t>{2, 3, 0, 1})
                  .getResult()[0];
-  Value flat;
-  if (unitStride) {
-    flat = dropBatch(rewriter, loc, x, /*mergeLast=*/true);
-    if (kw > 1)
-      flat = zeroPadHigh(rewriter, loc, flat, {0, (kw - 1) * dw});
-  }
   auto one = rewriter.getIndexAttr(1);
   auto zero = rewriter.getIndexAttr(0);
+  auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
+
+  // What each kernel position reads, as C x (positions from an offset):
+  // stride 1, the flattened input at offset kh*d*Wp + kw*d; other strides,
+  // a contiguous copy per position.
+  SmallVector<Value> sources;
+  SmallVector<int64_t> offsets;
+  Value flat =
+      unitStride ? dropBatch(rewriter, loc, x, /*mergeLast=*/true) : Value();
   for (int64_t i = 0; i < kh; ++i) {
     for (int64_t j = 0; j < kw; ++j) {
-      // W[:, :, i, j]: F x C.
-      Value wk = tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get({f, c}, f32), wt,
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(i),
-                                 rewriter.getIndexAttr(j), zero, zero},
-          ArrayRef<OpFoldResult>{one, one, rewriter.getIndexAttr(f),
-                                 rewriter.getIndexAttr(c)},
-          ArrayRef<OpFoldResult>{one, one, one, one});
-      Value xk;
       if (unitStride) {
-        xk = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get({c, oh * wp}, f32), flat,
-            ArrayRef<OpFoldResult>{zero,
-                                   rewriter.getIndexAttr(i * dh * wp + j * dw)},
-            ArrayRef<OpFoldResult>{rewriter.getIndexAttr(c),
-                                   rewriter.getIndexAttr(oh * wp)},
-            ArrayRef<OpFoldResult>{one, one});
-      } else {
-        Value slice = tensor::ExtractSliceOp::create(
-            rewriter, loc, RankedTensorType::get({c, oh, ow}, f32), x,
-            ArrayRef<OpFoldResult>{zero, zero, rewriter.getIndexAttr(i * dh),
-                                   rewriter.getIndexAttr(j * dw)},
-            ArrayRef<OpFoldResult>{one, rewriter.getIndexAttr(c),
-                                   rewriter.getIndexAttr(oh),
-                                   rewriter.getIndexAttr(ow)},
-            ArrayRef<OpFoldResult>{one, one, rewriter.getIndexAttr(strides[0]),
-                                   rewriter.getIndexAttr(strides[1])});
-        xk = tensor::CollapseShapeOp::create(
-            rewriter, loc, copyToNew(rewriter, loc, slice),
-            SmallVector<ReassociationIndices>{{0}, {1, 2}});
+        sources.push_back(flat);
+        offsets.push_back(i * dh * wp + j * dw);
+        continue;
       }
-      acc = linalg::MatmulOp::create(rewriter, loc, TypeRange{acc.getType()},
-                                     ValueRange{wk, xk}, ValueRange{acc})
-                .getResult(0);
+      Value slice = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get({c, oh, ow}, f32), x,
+          ArrayRef<OpFoldResult>{zero, zero, idx(i * dh), idx(j * dw)},
+          ArrayRef<OpFoldResult>{one, idx(c), idx(oh), idx(ow)},
+          ArrayRef<OpFoldResult>{one, one, idx(strides[0]), idx(strides[1])});
+      sources.push_back(tensor::CollapseShapeOp::create(
+          rewriter, loc, copyToNew(rewriter, loc, slice),
+          SmallVector<ReassociationIndices>{{0}, {1, 2}}));
+      offsets.push_back(0);
     }
   }
+
+  // One block of fb filters x `width` positions at (fi, pi): all kernel
+  // positions accumulate into it while it is in cache.
+  auto emitBlock = [&](OpBuilder &b, Location l, Value fi, Value pi,
+                       int64_t width, Value into) -> Value {
+    auto blockType = RankedTensorType::get({fb, width}, f32);
+    Value block = tensor::ExtractSliceOp::create(
+        b, l, blockType, into, ArrayRef<OpFoldResult>{fi, pi},
+        ArrayRef<OpFoldResult>{idx(fb), idx(width)},
+        ArrayRef<OpFoldResult>{one, one});
+    for (int64_t k = 0; k < kh * kw; ++k) {
+      Value wk = tensor::ExtractSliceOp::create(
+          b, l, RankedTensorType::get({fb, c}, f32), wt,
+          ArrayRef<OpFoldResult>{idx(k / kw), idx(k % kw), fi, zero},
+          ArrayRef<OpFoldResult>{one, one, idx(fb), idx(c)},
+          ArrayRef<OpFoldResult>{one, one, one, one});
+      Value start = pi;
+      if (offsets[k])
+        start = arith::AddIOp::create(
+            b, l, pi, arith::ConstantIndexOp::create(b, l, offsets[k]));
+      Value xk = tensor::ExtractSliceOp::create(
+          b, l, RankedTensorType::get({c, width}, f32), sources[k],
+          ArrayRef<OpFoldResult>{zero, start},
+          ArrayRef<OpFoldResult>{idx(c), idx(width)},
+          ArrayRef<OpFoldResult>{one, one});
+      block = linalg::MatmulOp::create(b, l, TypeRange{blockType},
+                                       ValueRange{wk, xk}, ValueRange{block})
+                  .getResult(0);
+    }
+    return tensor::InsertSliceOp::create(
+        b, l, block, into, ArrayRef<OpFoldResult>{fi, pi},
+        ArrayRef<OpFoldResult>{idx(fb), idx(width)},
+        ArrayRef<OpFoldResult>{one, one});
+  };
+  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  auto filterLoop = scf::ForOp::create(
+      rewriter, loc, c0, arith::ConstantIndexOp::create(rewriter, loc, f),
+      arith::ConstantIndexOp::create(rewriter, loc, fb), ValueRange{acc},
+      [&](OpBuilder &b, Location l, Value fi, ValueRange fArgs) {
+        Value current = fArgs[0];
+        if (fullBlocks > 0) {
+          auto positionLoop = scf::ForOp::create(
+              b, l, arith::ConstantIndexOp::create(b, l, 0),
+              arith::ConstantIndexOp::create(b, l, fullBlocks * nb),
+              arith::ConstantIndexOp::create(b, l, nb), ValueRange{current},
+              [&](OpBuilder &b, Location l, Value pi, ValueRange pArgs) {
+                scf::YieldOp::create(b, l,
+                                     emitBlock(b, l, fi, pi, nb, pArgs[0]));
+              });
+          current = positionLoop.getResult(0);
+        }
+        if (tail > 0)
+          current = emitBlock(
+              b, l, fi, arith::ConstantIndexOp::create(b, l, fullBlocks * nb),
+              tail, current);
+        scf::YieldOp::create(b, l, current);
+      });
+  acc = filterLoop.getResult(0);
 
   // Back to 1 x F x OH x OW.
   Value result = tensor::ExpandShapeOp::create(
@@ -177,10 +260,16 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
 
 } // namespace
 
-void mlir::onnxc::decomposeConvolutions(RewriterBase &rewriter,
-                                        Operation *root) {
-  SmallVector<linalg::Conv2DNchwFchwOp> convs;
-  root->walk([&](linalg::Conv2DNchwFchwOp conv) { convs.push_back(conv); });
-  for (linalg::Conv2DNchwFchwOp conv : convs)
-    (void)rewriteConv(rewriter, conv); // Unsupported forms stay as they are.
-}
+namespace {
+struct ConvToMatmulPass
+    : mlir::onnxc::impl::ConvToMatmulBase<ConvToMatmulPass> {
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::Conv2DNchwFchwOp> convs;
+    getOperation().walk(
+        [&](linalg::Conv2DNchwFchwOp conv) { convs.push_back(conv); });
+    for (linalg::Conv2DNchwFchwOp conv : convs)
+      (void)rewriteConv(rewriter, conv); // Other forms stay as they are.
+  }
+};
+} // namespace

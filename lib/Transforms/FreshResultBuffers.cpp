@@ -25,8 +25,18 @@ struct FreshResultBuffersPass
         auto type = dyn_cast<MemRefType>(v.getType());
         if (!type)
           continue;
-        bool fresh = v.getDefiningOp<memref::AllocOp>() &&
-                     type.getLayout().isIdentity() && seen.insert(v).second;
+        // A fresh allocation, or a reshape of one (same buffer, same start):
+        // the runtime frees the buffer it was given.
+        Value base = v;
+        while (Operation *def = base.getDefiningOp()) {
+          if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+            break;
+          base = def->getOperand(0);
+        }
+        bool fresh = base.getDefiningOp<memref::AllocOp>() &&
+                     type.getLayout().isIdentity() &&
+                     cast<MemRefType>(base.getType()).getLayout().isIdentity() &&
+                     seen.insert(base).second;
         if (fresh)
           continue;
         Location loc = ret.getLoc();

@@ -33,6 +33,13 @@ struct LowerVectorsPass
     vector::populateVectorMaskLoweringPatternsForSideEffectingOps(maskPatterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(maskPatterns))))
       return signalPassFailure();
+    // Then unit leading dims (a batch of 1) go, on their own: together with
+    // the lowerings below they rewrite each other's results forever.
+    RewritePatternSet unitDimPatterns(ctx);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(unitDimPatterns);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(unitDimPatterns))))
+      return signalPassFailure();
     RewritePatternSet patterns(ctx);
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);
@@ -47,7 +54,6 @@ struct LowerVectorsPass
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     vector::populateVectorTransposeLoweringPatterns(
         patterns, vector::VectorTransposeLowering::EltWise);
-    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
     // 1-D masks as a comparison of a constant step vector (vector-to-llvm
     // would otherwise build them for scalable vectors).
     vector::populateVectorMaskMaterializationPatterns(

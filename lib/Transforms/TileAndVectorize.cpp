@@ -16,8 +16,6 @@
 
 #include "onnxc/Transforms/Passes.h"
 
-#include "CodegenUtils.h"
-
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -75,7 +73,6 @@ struct TileAndVectorizePass
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
 
-    mlir::onnxc::decomposeConvolutions(rewriter, func);
     SmallVector<linalg::LinalgOp> contractions;
     func.walk([&](linalg::LinalgOp op) {
       if (succeeded(getF32Contraction(op)))

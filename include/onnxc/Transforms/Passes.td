@@ -8,9 +8,10 @@ def FreshResultBuffers : Pass<"onnxc-fresh-result-buffers", "func::FuncOp"> {
   let summary = "Make every returned memref a fresh allocation";
   let description = [{
     The runtime takes ownership of a model's outputs and frees them. A
-    returned memref that is not a fresh `memref.alloc` of the function
-    (a constant global, a function argument, a view, or a value returned
-    twice) is copied into a new allocation first. Runs after bufferization
+    returned memref that is not a fresh `memref.alloc` of the function, or
+    an expand_shape/collapse_shape of one (a constant global, a function
+    argument, another view, or a buffer returned twice), is copied into a
+    new allocation first. Runs after bufferization
     and before buffer deallocation.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
@@ -27,6 +28,28 @@ def ReadOnlyArguments : Pass<"onnxc-read-only-arguments", "ModuleOp"> {
     updating it in place. Runs right before bufferization.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
+  let summary = "2-D convolutions as sums of matmuls, one per kernel position";
+  let description = [{
+    Runs on tensors, before onnxc-tile-and-vectorize. A static f32
+    linalg.conv_2d_nchw_fchw of batch 1 becomes KH*KW linalg.matmul ops
+    W[:, :, kh, kw] (F x C) x X_khkw (C x positions) accumulating into one
+    F x positions tensor. With stride 1, X_khkw is a slice of the padded
+    input flattened to C x (Hp*Wp) starting at kh*d*Wp + kw*d: no copy, and
+    the matmuls compute Wp - OW extra columns per output row that are
+    dropped at the end. With other strides X_khkw is copied out of the
+    strided input (im2col, one kernel position at a time). The filter is
+    transposed to KH x KW x F x C so that each F x C matrix is contiguous.
+    The output is computed in blocks of 64 filters x 256 positions (scf.for
+    over blocks; positions padded to whole blocks), all kernel positions
+    accumulating into a block while it is in cache.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {

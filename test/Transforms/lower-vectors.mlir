@@ -1,0 +1,41 @@
+// RUN: onnx-mlir-opt %s --onnxc-lower-vectors | FileCheck %s
+
+// An 8x1 by 1x32 contraction (one k step of a register tile) becomes one
+// broadcast and one 32-wide FMA per row.
+// CHECK-LABEL: func.func @contract
+// CHECK: %[[B:.*]] = vector.extract %arg1[0] : vector<32xf32> from vector<1x32xf32>
+// CHECK: %[[A0:.*]] = vector.extract %arg0[0, 0] : f32 from vector<8x1xf32>
+// CHECK: %[[S0:.*]] = vector.broadcast %[[A0]] : f32 to vector<32xf32>
+// CHECK: %[[C0:.*]] = vector.extract %arg2[0] : vector<32xf32> from vector<8x32xf32>
+// CHECK: vector.fma %[[S0]], %[[B]], %[[C0]] : vector<32xf32>
+// CHECK-COUNT-7: vector.fma %{{.*}}, %[[B]], %{{.*}} : vector<32xf32>
+// CHECK-NOT: vector.contract
+// CHECK-NOT: vector.outerproduct
+func.func @contract(%a: vector<8x1xf32>, %b: vector<1x32xf32>,
+                    %acc: vector<8x32xf32>) -> vector<8x32xf32> {
+  %r = vector.contract {
+         indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                          affine_map<(m, n, k) -> (k, n)>,
+                          affine_map<(m, n, k) -> (m, n)>],
+         iterator_types = ["parallel", "parallel", "reduction"],
+         kind = #vector.kind<add>} %a, %b, %acc
+       : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+  return %r : vector<8x32xf32>
+}
+
+// A 1-D mask becomes a comparison with a constant step vector.
+// CHECK-LABEL: func.func @mask
+// CHECK: %[[STEP:.*]] = arith.constant dense<[0, 1, 2, {{.*}}, 31]> : vector<32xi32>
+// CHECK: %[[N:.*]] = arith.index_cast %arg0 : index to i32
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[N]] : i32 to vector<32xi32>
+// CHECK: %[[MASK:.*]] = arith.cmpi sgt, %[[SPLAT]], %[[STEP]] : vector<32xi32>
+// CHECK: vector.maskedload %arg1[%c0], %[[MASK]]
+// CHECK-NOT: vector.create_mask
+func.func @mask(%n: index, %m: memref<64xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant dense<0.0> : vector<32xf32>
+  %mask = vector.create_mask %n : vector<32xi1>
+  %v = vector.maskedload %m[%c0], %mask, %pad
+         : memref<64xf32>, vector<32xi1>, vector<32xf32> into vector<32xf32>
+  return %v : vector<32xf32>
+}

@@ -1,0 +1,45 @@
+// RUN: onnx-mlir-opt %s --onnxc-tile-and-vectorize="mc=16 nc=64 kc=32 mr=8 nr=32" --canonicalize | FileCheck %s
+
+// 16x64 * 64x48: two k cache tiles of 32; register tiles 8x32 over m and n,
+// n peeled into a 32-wide main tile and a static 16-wide remainder. Each
+// register tile is a vector.contract whose 8xN accumulator is read before
+// the k loop, carried through it in registers and written after it.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32 iter_args
+// CHECK: scf.for %[[M:.*]] = %c0 to %c16 step %c8 iter_args(%[[C:.*]] = %{{.*}}) -> (tensor<16x48xf32>)
+// CHECK: %[[ACC:.*]] = vector.transfer_read %[[C]][%[[M]], %c0]{{.*}} : tensor<16x48xf32>, vector<8x32xf32>
+// CHECK: %[[R:.*]] = scf.for %{{.*}} = %c0 to %c32 step %c1 iter_args(%[[V:.*]] = %[[ACC]]) -> (vector<8x32xf32>)
+// CHECK: vector.transfer_read %arg0{{.*}} : tensor<16x64xf32>, vector<8x1xf32>
+// CHECK: vector.transfer_read %arg1{{.*}} : tensor<64x48xf32>, vector<1x32xf32>
+// CHECK: vector.contract {{.*}} %[[V]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: %[[W:.*]] = vector.transfer_write %[[R]], %[[C]][%[[M]], %c0]
+// CHECK: vector.transfer_read %[[W]][%[[M]], %c32]{{.*}} vector<8x16xf32>
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
+// CHECK-NOT: vector.mask
+// CHECK-LABEL: func.func @dynamic
+// CHECK: vector.contract {{.*}} into vector<8x32xf32>
+// CHECK: vector.mask %{{.*}} { vector.contract
+func.func @matmul(%a: tensor<16x64xf32>, %b: tensor<64x48xf32>,
+                  %c: tensor<16x48xf32>) -> tensor<16x48xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x48xf32>)
+                     outs(%c : tensor<16x48xf32>) -> tensor<16x48xf32>
+  return %r : tensor<16x48xf32>
+}
+
+// Dynamic sizes: the remainders get masked vectors.
+func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x?xf32>,
+                   %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x?xf32>)
+                     outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// Not f32, or not a contraction: untouched.
+// CHECK-LABEL: func.func @integer
+// CHECK: linalg.matmul
+func.func @integer(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>,
+                   %c: tensor<8x8xi32>) -> tensor<8x8xi32> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x8xi32>, tensor<8x8xi32>)
+                     outs(%c : tensor<8x8xi32>) -> tensor<8x8xi32>
+  return %r : tensor<8x8xi32>
+}
