@@ -66,9 +66,64 @@ static onnxc_status fail(onnxc_status code, const char *fmt, ...) {
  * headers of a run form a doubly linked list with the run's sentinel. */
 typedef struct alloc_header {
   struct alloc_header *prev, *next;
-  void *raw; /* what malloc returned */
-  size_t size;
+  void *raw;    /* what malloc returned */
+  size_t size;  /* what the generated code asked for */
+  size_t total; /* the size of the block at raw */
 } alloc_header;
+
+/* Freed blocks of at least CACHE_MIN_BYTES wait here for the next request
+ * of the same block size (the next run of the model asks for the same
+ * buffers): a fresh block of that size would come from mmap and fault in
+ * its pages again on every run. At most CACHE_SLOTS blocks and
+ * CACHE_MAX_BYTES in all; shared by the threads of the process. */
+#define CACHE_MIN_BYTES ((size_t)64 << 10)
+#define CACHE_MAX_BYTES ((size_t)1 << 30)
+#define CACHE_SLOTS 256
+static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+  void *raw;
+  size_t total;
+} g_cache[CACHE_SLOTS];
+static size_t g_cache_bytes;
+
+static void *cache_take(size_t total) {
+  void *raw = NULL;
+  pthread_mutex_lock(&g_cache_lock);
+  for (int i = 0; i < CACHE_SLOTS; ++i)
+    if (g_cache[i].raw && g_cache[i].total == total) {
+      raw = g_cache[i].raw;
+      g_cache[i].raw = NULL;
+      g_cache_bytes -= total;
+      break;
+    }
+  pthread_mutex_unlock(&g_cache_lock);
+  return raw;
+}
+
+/* 1 when the cache kept the block. */
+static int cache_give(void *raw, size_t total) {
+  int kept = 0;
+  pthread_mutex_lock(&g_cache_lock);
+  if (g_cache_bytes + total <= CACHE_MAX_BYTES)
+    for (int i = 0; i < CACHE_SLOTS; ++i)
+      if (!g_cache[i].raw) {
+        g_cache[i].raw = raw;
+        g_cache[i].total = total;
+        g_cache_bytes += total;
+        kept = 1;
+        break;
+      }
+  pthread_mutex_unlock(&g_cache_lock);
+  return kept;
+}
+
+__attribute__((destructor)) static void free_cache(void) {
+  for (int i = 0; i < CACHE_SLOTS; ++i) {
+    free(g_cache[i].raw);
+    g_cache[i].raw = NULL;
+  }
+  g_cache_bytes = 0;
+}
 
 typedef struct run_context {
   jmp_buf jump;
@@ -102,7 +157,9 @@ static void *allocate(size_t size, size_t alignment) {
          size);
     abort_run(ONNXC_ERROR_OUT_OF_MEMORY);
   }
-  char *raw = malloc(total);
+  char *raw = total >= CACHE_MIN_BYTES ? cache_take(total) : NULL;
+  if (!raw)
+    raw = malloc(total);
   if (!raw) {
     fail(ONNXC_ERROR_OUT_OF_MEMORY,
          "out of memory: cannot allocate a buffer of %zu bytes", size);
@@ -113,6 +170,7 @@ static void *allocate(size_t size, size_t alignment) {
   alloc_header *h = (alloc_header *)(user - sizeof(alloc_header));
   h->raw = raw;
   h->size = size;
+  h->total = total;
   if (g_run) {
     alloc_header *s = &g_run->buffers;
     h->next = s->next;
@@ -130,7 +188,8 @@ static void release(void *p) {
     return;
   alloc_header *h = (alloc_header *)((char *)p - sizeof(alloc_header));
   unlink_buffer(h);
-  free(h->raw);
+  if (h->total < CACHE_MIN_BYTES || !cache_give(h->raw, h->total))
+    free(h->raw);
 }
 
 static void release_all(run_context *run) {
