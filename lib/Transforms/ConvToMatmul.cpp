@@ -1,20 +1,20 @@
 //===- ConvToMatmul.cpp - 2-D convolutions as sums of matmuls -------------===//
 //
 // A 2-D NCHW convolution (batch 1, one group) is a sum over the kernel
-// positions (kh, kw) of matmuls W[:, :, kh, kw] (F x C) x X_khkw (C x P),
-// where X_khkw holds, for every output position, the input pixel that the
-// kernel position reads. The matmuls then go through the same cache and
-// register tiling as every other contraction (onnxc-tile-and-vectorize).
+// positions k = (kh, kw) of matmuls W_k (F x C) x X_k (C x P), where X_k
+// holds, for every output position, the input pixel that kernel position
+// reads. The output is computed in blocks (64 filters x 256 positions); in
+// each block a loop over k runs one linalg.matmul that the cache and
+// register tiling of onnxc-tile-and-vectorize then turns into vector code.
 //
-// - Stride 1: X_khkw needs no copy. With the padded input flattened to
+// - Stride 1: X_k needs no copy. With the padded input flattened to
 //   C x (Hp*Wp), output row oh reads input row oh + kh*d from column kw*d
-//   on, so X_khkw is the slice starting at kh*d*Wp + kw*d of length OH*Wp:
-//   the matmuls compute Wp - OW extra columns per output row (discarded),
-//   and the flattened input gets (KW-1)*d zeros at its end so that the last
-//   slice stays in bounds.
-// - Other strides: X_khkw is copied out of the strided slice (the columns
-//   of im2col, one kernel position at a time).
-//
+//   on, so X_k is the slice starting at kh*d*Wp + kw*d: the matmuls compute
+//   Wp - OW extra columns per output row (dropped at the end), and stop
+//   (KW-1)*d positions before the end, where the last row's extra columns
+//   would read past the input.
+// - Other strides: X_k is copied out of the strided input into slab k of
+//   an im2col tensor.
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Transforms/Passes.h"
@@ -155,34 +155,42 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   auto zero = rewriter.getIndexAttr(0);
   auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
 
-  // What each kernel position reads, as C x (positions from an offset):
-  // stride 1, the flattened input at offset kh*d*Wp + kw*d; other strides,
-  // a contiguous copy per position.
-  SmallVector<Value> sources;
-  SmallVector<int64_t> offsets;
-  Value flat =
-      unitStride ? dropBatch(rewriter, loc, x, /*mergeLast=*/true) : Value();
-  for (int64_t i = 0; i < kh; ++i) {
-    for (int64_t j = 0; j < kw; ++j) {
-      if (unitStride) {
-        sources.push_back(flat);
-        offsets.push_back(i * dh * wp + j * dw);
-        continue;
+  // What kernel position k reads, as C x positions: stride 1, the
+  // flattened input from offset (k / KW)*d*Wp + (k % KW)*d on; other
+  // strides, slab k of an im2col tensor KH*KW x C x positions (one strided
+  // copy per kernel position).
+  Value flat, columns;
+  if (unitStride) {
+    flat = dropBatch(rewriter, loc, x, /*mergeLast=*/true);
+  } else {
+    columns = tensor::EmptyOp::create(rewriter, loc,
+                                      ArrayRef<int64_t>{kh * kw, c, positions},
+                                      f32);
+    for (int64_t i = 0; i < kh; ++i) {
+      for (int64_t j = 0; j < kw; ++j) {
+        Value slice = tensor::ExtractSliceOp::create(
+            rewriter, loc, RankedTensorType::get({c, oh, ow}, f32), x,
+            ArrayRef<OpFoldResult>{zero, zero, idx(i * dh), idx(j * dw)},
+            ArrayRef<OpFoldResult>{one, idx(c), idx(oh), idx(ow)},
+            ArrayRef<OpFoldResult>{one, one, idx(strides[0]),
+                                   idx(strides[1])});
+        Value slab = tensor::CollapseShapeOp::create(
+            rewriter, loc, copyToNew(rewriter, loc, slice),
+            SmallVector<ReassociationIndices>{{0}, {1, 2}});
+        columns = tensor::InsertSliceOp::create(
+            rewriter, loc, slab, columns,
+            ArrayRef<OpFoldResult>{idx(i * kw + j), zero, zero},
+            ArrayRef<OpFoldResult>{one, idx(c), idx(positions)},
+            ArrayRef<OpFoldResult>{one, one, one});
       }
-      Value slice = tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get({c, oh, ow}, f32), x,
-          ArrayRef<OpFoldResult>{zero, zero, idx(i * dh), idx(j * dw)},
-          ArrayRef<OpFoldResult>{one, idx(c), idx(oh), idx(ow)},
-          ArrayRef<OpFoldResult>{one, one, idx(strides[0]), idx(strides[1])});
-      sources.push_back(tensor::CollapseShapeOp::create(
-          rewriter, loc, copyToNew(rewriter, loc, slice),
-          SmallVector<ReassociationIndices>{{0}, {1, 2}}));
-      offsets.push_back(0);
     }
   }
+  // The filter as (KH*KW) x F x C.
+  Value wk3 = tensor::CollapseShapeOp::create(
+      rewriter, loc, wt, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
 
-  // One block of fb filters x `width` positions at (fi, pi): all kernel
-  // positions accumulate into it while it is in cache.
+  // One block of fb filters x `width` positions at (fi, pi): a loop over the
+  // kernel positions accumulates into it while it is in cache.
   auto emitBlock = [&](OpBuilder &b, Location l, Value fi, Value pi,
                        int64_t width, Value into) -> Value {
     auto blockType = RankedTensorType::get({fb, width}, f32);
@@ -190,27 +198,47 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
         b, l, blockType, into, ArrayRef<OpFoldResult>{fi, pi},
         ArrayRef<OpFoldResult>{idx(fb), idx(width)},
         ArrayRef<OpFoldResult>{one, one});
-    for (int64_t k = 0; k < kh * kw; ++k) {
-      Value wk = tensor::ExtractSliceOp::create(
-          b, l, RankedTensorType::get({fb, c}, f32), wt,
-          ArrayRef<OpFoldResult>{idx(k / kw), idx(k % kw), fi, zero},
-          ArrayRef<OpFoldResult>{one, one, idx(fb), idx(c)},
-          ArrayRef<OpFoldResult>{one, one, one, one});
-      Value start = pi;
-      if (offsets[k])
-        start = arith::AddIOp::create(
-            b, l, pi, arith::ConstantIndexOp::create(b, l, offsets[k]));
-      Value xk = tensor::ExtractSliceOp::create(
-          b, l, RankedTensorType::get({c, width}, f32), sources[k],
-          ArrayRef<OpFoldResult>{zero, start},
-          ArrayRef<OpFoldResult>{idx(c), idx(width)},
-          ArrayRef<OpFoldResult>{one, one});
-      block = linalg::MatmulOp::create(b, l, TypeRange{blockType},
-                                       ValueRange{wk, xk}, ValueRange{block})
+    auto cst = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, l, v).getResult();
+    };
+    auto kernelLoop = scf::ForOp::create(
+        b, l, cst(0), cst(kh * kw), cst(1), ValueRange{block},
+        [&](OpBuilder &b, Location l, Value k, ValueRange kArgs) {
+          Value wk = tensor::ExtractSliceOp::create(
+              b, l, RankedTensorType::get({fb, c}, f32), wk3,
+              ArrayRef<OpFoldResult>{k, fi, zero},
+              ArrayRef<OpFoldResult>{one, idx(fb), idx(c)},
+              ArrayRef<OpFoldResult>{one, one, one});
+          Value xk;
+          if (unitStride) {
+            // pi + (k / KW) * d*Wp + (k % KW) * d
+            Value r = arith::DivUIOp::create(b, l, k, cst(kw));
+            Value q = arith::RemUIOp::create(b, l, k, cst(kw));
+            Value start = arith::AddIOp::create(
+                b, l, pi,
+                arith::AddIOp::create(
+                    b, l, arith::MulIOp::create(b, l, r, cst(dh * wp)),
+                    arith::MulIOp::create(b, l, q, cst(dw))));
+            xk = tensor::ExtractSliceOp::create(
+                b, l, RankedTensorType::get({c, width}, f32), flat,
+                ArrayRef<OpFoldResult>{zero, start},
+                ArrayRef<OpFoldResult>{idx(c), idx(width)},
+                ArrayRef<OpFoldResult>{one, one});
+          } else {
+            xk = tensor::ExtractSliceOp::create(
+                b, l, RankedTensorType::get({c, width}, f32), columns,
+                ArrayRef<OpFoldResult>{k, zero, pi},
+                ArrayRef<OpFoldResult>{one, idx(c), idx(width)},
+                ArrayRef<OpFoldResult>{one, one, one});
+          }
+          Value updated =
+              linalg::MatmulOp::create(b, l, TypeRange{blockType},
+                                       ValueRange{wk, xk}, ValueRange{kArgs[0]})
                   .getResult(0);
-    }
+          scf::YieldOp::create(b, l, updated);
+        });
     return tensor::InsertSliceOp::create(
-        b, l, block, into, ArrayRef<OpFoldResult>{fi, pi},
+        b, l, kernelLoop.getResult(0), into, ArrayRef<OpFoldResult>{fi, pi},
         ArrayRef<OpFoldResult>{idx(fb), idx(width)},
         ArrayRef<OpFoldResult>{one, one});
   };

@@ -34,17 +34,17 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
   let summary = "2-D convolutions as sums of matmuls, one per kernel position";
   let description = [{
     Runs on tensors, before onnxc-tile-and-vectorize. A static f32
-    linalg.conv_2d_nchw_fchw of batch 1 becomes KH*KW linalg.matmul ops
-    W[:, :, kh, kw] (F x C) x X_khkw (C x positions) accumulating into one
-    F x positions tensor. With stride 1, X_khkw is a slice of the padded
-    input flattened to C x (Hp*Wp) starting at kh*d*Wp + kw*d: no copy, and
-    the matmuls compute Wp - OW extra columns per output row that are
-    dropped at the end. With other strides X_khkw is copied out of the
-    strided input (im2col, one kernel position at a time). The filter is
-    transposed to KH x KW x F x C so that each F x C matrix is contiguous.
-    The output is computed in blocks of 64 filters x 256 positions (scf.for
-    over blocks; positions padded to whole blocks), all kernel positions
-    accumulating into a block while it is in cache.
+    linalg.conv_2d_nchw_fchw of batch 1 becomes, for each block of 64
+    filters x 256 output positions, a loop over the KH*KW kernel positions
+    k whose body is one linalg.matmul W_k (filters x C) x X_k (C x
+    positions) accumulating into the block while it is in cache. The filter
+    is transposed to (KH*KW) x F x C so that each W_k is contiguous. With
+    stride 1, X_k is a slice of the padded input flattened to C x (Hp*Wp)
+    starting at (k / KW)*d*Wp + (k % KW)*d: no copy; the matmuls compute
+    Wp - OW extra columns per output row, dropped at the end. With other
+    strides X_k is slab k of an im2col tensor KH*KW x C x positions (one
+    strided copy per kernel position). The last block of positions is a
+    static remainder, so every shape stays static.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -64,8 +64,11 @@ def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
     register tile becomes a vector.contract (masked in the peeled
     remainders), tensor slices fold into the transfers, and the
     accumulator's transfer pair is hoisted out of the k loop, so that it
-    stays in registers. onnxc-lower-vectors finishes the job after
-    bufferization.
+    stays in registers. Static elementwise ops (all loops parallel, no
+    tensor.extract in the body) get the dims that are contiguous in every
+    operand merged, and are tiled into rows of up to `vl` elements of the
+    innermost dim (peeled) and vectorised. onnxc-lower-vectors finishes the
+    job after bufferization.
   }];
   let options = [
     Option<"mc", "mc", "int64_t", /*default=*/"64", "Cache tile along m">,
@@ -73,6 +76,8 @@ def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
     Option<"kc", "kc", "int64_t", /*default=*/"256", "Cache tile along k">,
     Option<"mr", "mr", "int64_t", /*default=*/"8", "Register tile along m">,
     Option<"nr", "nr", "int64_t", /*default=*/"32", "Register tile along n">,
+    Option<"vl", "vl", "int64_t", /*default=*/"64",
+           "Elements per tile of an elementwise op (its innermost dim)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
