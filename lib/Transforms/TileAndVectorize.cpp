@@ -184,6 +184,13 @@ struct TileAndVectorizePass
     if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
         op.getNumParallelLoops() != op.getNumLoops() || op.hasDynamicShape())
       return false;
+    // Vectors of i1 are stored bit-packed by LLVM while memrefs of i1 hold
+    // a byte per element: ops on booleans stay scalar.
+    for (Value v : op->getOperands()) {
+      Type t = getElementTypeOrSelf(v.getType());
+      if (!t.isIntOrFloat() || t.getIntOrFloatBitWidth() % 8 != 0)
+        return false;
+    }
     // Operands read at permuted or broadcast indices only (not flipped or
     // strided: those need gathers).
     for (AffineMap map : op.getIndexingMapsArray())
