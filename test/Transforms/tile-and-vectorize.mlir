@@ -46,3 +46,52 @@ func.func @integer(%a: tensor<8x8xi32>, %b: tensor<8x8xi32>,
                      outs(%c : tensor<8x8xi32>) -> tensor<8x8xi32>
   return %r : tensor<8x8xi32>
 }
+
+// Elementwise: the dims contiguous in every operand merge (2x2x25 becomes
+// 2 x 50: the bias, broadcast along dims 1 and 2, keeps dim 0 apart), and
+// each row of up to 64 elements becomes vector ops.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1, 2]] : tensor<2x2x25xf32> into tensor<2x50xf32>
+// CHECK: scf.for %[[I:.*]] = %c0 to %c2 step %c1
+// CHECK:   %[[A:.*]] = vector.transfer_read %[[X]][%[[I]], %c0]{{.*}} : tensor<2x50xf32>, vector<1x50xf32>
+// CHECK:   %[[B:.*]] = vector.transfer_read %arg1[%[[I]]]{{.*}} : tensor<2xf32>, vector<1x50xf32>
+// CHECK:   %[[S:.*]] = arith.addf %[[A]], %[[B]] : vector<1x50xf32>
+// CHECK:   %[[M:.*]] = arith.maximumf %[[S]], %[[B]] : vector<1x50xf32>
+// CHECK:   vector.transfer_write %[[M]]
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [2, 2, 25]
+func.func @elementwise(%x: tensor<2x2x25xf32>, %b: tensor<2xf32>)
+    -> tensor<2x2x25xf32> {
+  %e = tensor.empty() : tensor<2x2x25xf32>
+  %r = linalg.generic {
+         indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>,
+                          affine_map<(i, j, k) -> (i)>,
+                          affine_map<(i, j, k) -> (i, j, k)>],
+         iterator_types = ["parallel", "parallel", "parallel"]}
+       ins(%x, %b : tensor<2x2x25xf32>, tensor<2xf32>)
+       outs(%e : tensor<2x2x25xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %m = arith.maximumf %s, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<2x2x25xf32>
+  return %r : tensor<2x2x25xf32>
+}
+
+// Booleans stay scalar (LLVM stores i1 vectors bit-packed).
+// CHECK-LABEL: func.func @boolean
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @boolean(%x: tensor<128xi1>, %y: tensor<128xi1>) -> tensor<128xi1> {
+  %e = tensor.empty() : tensor<128xi1>
+  %r = linalg.generic {
+         indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>,
+                          affine_map<(i) -> (i)>],
+         iterator_types = ["parallel"]}
+       ins(%x, %y : tensor<128xi1>, tensor<128xi1>)
+       outs(%e : tensor<128xi1>) {
+  ^bb0(%a: i1, %b: i1, %o: i1):
+    %s = arith.xori %a, %b : i1
+    linalg.yield %s : i1
+  } -> tensor<128xi1>
+  return %r : tensor<128xi1>
+}
