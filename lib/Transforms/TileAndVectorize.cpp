@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -58,7 +59,7 @@ getF32Contraction(linalg::LinalgOp op) {
   }
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+  if (failed(dims) || dims->m.empty() || dims->n.empty() ||
       dims->k.size() != 1)
     return failure();
   return dims;
@@ -130,6 +131,13 @@ struct TileAndVectorizePass
                             int level) {
     linalg::ContractionDimensions dims = *getF32Contraction(op);
     unsigned numLoops = op.getNumLoops();
+    // The innermost m and n dims are tiled; batch dims and further m and n
+    // dims (a matmul whose result is reshaped, [b, s, k] x [k, h, d]) are
+    // walked one at a time.
+    unsigned mDim = dims.m.back(), nDim = dims.n.back(), kDim = dims.k[0];
+    SmallVector<unsigned> unitDims(dims.batch.begin(), dims.batch.end());
+    unitDims.append(dims.m.begin(), dims.m.end() - 1);
+    unitDims.append(dims.n.begin(), dims.n.end() - 1);
     int64_t m = level == 0 ? mc : mr, n = level == 0 ? nc : nr,
             k = level == 0 ? kc : 1;
     // A tile no larger than a static dim: small dims stay whole (and
@@ -139,15 +147,15 @@ struct TileAndVectorizePass
       return ShapedType::isDynamic(ranges[dim]) ? size
                                                 : std::min(size, ranges[dim]);
     };
-    m = clamp(m, dims.m[0]);
-    n = clamp(n, dims.n[0]);
-    k = clamp(k, dims.k[0]);
+    m = clamp(m, mDim);
+    n = clamp(n, nDim);
+    k = clamp(k, kDim);
     SmallVector<OpFoldResult> sizes(numLoops, rewriter.getIndexAttr(0));
-    for (unsigned b : dims.batch)
-      sizes[b] = rewriter.getIndexAttr(level == 0 ? 1 : 0);
-    sizes[dims.m[0]] = rewriter.getIndexAttr(m);
-    sizes[dims.n[0]] = rewriter.getIndexAttr(n);
-    sizes[dims.k[0]] = rewriter.getIndexAttr(k);
+    for (unsigned d : unitDims)
+      sizes[d] = rewriter.getIndexAttr(level == 0 ? 1 : 0);
+    sizes[mDim] = rewriter.getIndexAttr(m);
+    sizes[nDim] = rewriter.getIndexAttr(n);
+    sizes[kDim] = rewriter.getIndexAttr(k);
 
     rewriter.setInsertionPoint(op);
     scf::SCFTilingOptions options;
@@ -163,18 +171,21 @@ struct TileAndVectorizePass
       tile->setAttr(kCacheTileAttr, rewriter.getUnitAttr());
     } else {
       SmallVector<int64_t> vectorSizes(numLoops, 1);
-      vectorSizes[dims.m[0]] = m;
-      vectorSizes[dims.n[0]] = n;
+      vectorSizes[mDim] = m;
+      vectorSizes[nDim] = n;
       tile->setAttr(kVectorSizesAttr,
                     rewriter.getDenseI64ArrayAttr(vectorSizes));
     }
-    // Loops come in the op's loop order; the register k loop has step 1.
+    // One loop per tiled dim, in dim order. The register k loop has step 1.
+    SmallVector<unsigned> tiledDims;
+    for (unsigned d = 0; d < numLoops; ++d)
+      if (!isConstantIntValue(sizes[d], 0))
+        tiledDims.push_back(d);
     SmallVector<scf::ForOp> peel;
-    for (LoopLikeOpInterface loop : tiled->loops)
+    for (auto [d, loop] : llvm::zip(tiledDims, tiled->loops))
       if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
-        peel.push_back(forOp);
-    if (level == 1 && !peel.empty())
-      peel.pop_back();
+        if (level == 0 || d != kDim)
+          peel.push_back(forOp);
     linalg::peelLoops(rewriter, peel);
     return success();
   }
