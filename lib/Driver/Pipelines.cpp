@@ -28,7 +28,7 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createConvertONNXToLinalg(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -30,6 +30,19 @@ def ReadOnlyArguments : Pass<"onnxc-read-only-arguments", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def FuseElementwise : Pass<"onnxc-fuse-elementwise", "func::FuncOp"> {
+  let summary = "Fuse elementwise producers into consumers without reductions";
+  let description = [{
+    MLIR's elementwise op fusion (linalg-fuse-elementwise-ops), except that
+    a producer is not fused into a consumer with reduction loops: there its
+    body would run once per reduction step (GELU's erf inside the next
+    MatMul's k loop), and the consumer would stop being a contraction that
+    onnxc-tile-and-vectorize vectorises.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
   let summary = "2-D convolutions as sums of matmuls, one per kernel position";
   let description = [{
