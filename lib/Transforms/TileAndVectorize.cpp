@@ -41,8 +41,8 @@ using namespace mlir;
 
 namespace {
 
-/// Marks a register tile: the vector sizes to vectorise it with.
-constexpr llvm::StringLiteral kVectorSizesAttr = "onnxc.vector_sizes";
+/// Marks a tile to vectorise (static tiles are vectorised at their shape).
+constexpr llvm::StringLiteral kVectorizeAttr = "onnxc.vectorize";
 /// Marks a cache tile, to be tiled into register tiles.
 constexpr llvm::StringLiteral kCacheTileAttr = "onnxc.cache_tile";
 
@@ -100,7 +100,7 @@ struct TileAndVectorizePass
     // tiles of one row of up to `vl` elements.
     SmallVector<linalg::LinalgOp> elementwise;
     func.walk([&](linalg::LinalgOp op) {
-      if (isStaticElementwise(op) && !op->hasAttr(kVectorSizesAttr))
+      if (isStaticElementwise(op) && !op->hasAttr(kVectorizeAttr))
         elementwise.push_back(op);
     });
     for (linalg::LinalgOp op : elementwise)
@@ -170,11 +170,7 @@ struct TileAndVectorizePass
     if (level == 0) {
       tile->setAttr(kCacheTileAttr, rewriter.getUnitAttr());
     } else {
-      SmallVector<int64_t> vectorSizes(numLoops, 1);
-      vectorSizes[mDim] = m;
-      vectorSizes[nDim] = n;
-      tile->setAttr(kVectorSizesAttr,
-                    rewriter.getDenseI64ArrayAttr(vectorSizes));
+      tile->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     }
     // One loop per tiled dim, in dim order. The register k loop has step 1.
     SmallVector<unsigned> tiledDims;
@@ -257,10 +253,7 @@ struct TileAndVectorizePass
     if (failed(tiled))
       return success(); // Stays a scalar loop nest.
     rewriter.replaceOp(op, tiled->replacements);
-    SmallVector<int64_t> vectorSizes(ranges.size(), 1);
-    vectorSizes.back() = std::min(inner, vl.getValue());
-    tiled->tiledOps.back()->setAttr(
-        kVectorSizesAttr, rewriter.getDenseI64ArrayAttr(vectorSizes));
+    tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
     if (!tiled->loops.empty())
       if (auto innerLoop =
               dyn_cast<scf::ForOp>(tiled->loops.back().getOperation()))
@@ -273,22 +266,19 @@ struct TileAndVectorizePass
   void vectorizeMarkedOps(RewriterBase &rewriter) {
     SmallVector<linalg::LinalgOp> marked;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kVectorSizesAttr))
+      if (op->hasAttr(kVectorizeAttr))
         marked.push_back(op);
     });
     for (linalg::LinalgOp op : marked) {
-      auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kVectorSizesAttr);
-      op->removeAttr(kVectorSizesAttr);
+      op->removeAttr(kVectorizeAttr);
       // Masked vectors (tiles of dynamic size) are left out for now: MLIR
       // 22's mask lowerings for x86 are not reliable (scalable mask types
       // appear in the LLVM conversion); such tiles stay scalar loops.
       if (op.hasDynamicShape())
         continue;
-      (void)sizes;
-      SmallVector<int64_t> vectorSizes;
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-          rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
+          rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
           /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
           /*assumeDynamicDimsMatchVecSizes=*/false,
           /*createNamedContraction=*/true);
