@@ -12,6 +12,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
@@ -19,6 +21,42 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+
+namespace {
+/// The innermost node name inside `loc`, or a null attribute.
+StringAttr nodeName(Location loc) {
+  StringAttr name;
+  loc->walk([&](Location inner) {
+    if (auto named = dyn_cast<NameLoc>(inner)) {
+      name = named.getName();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return name;
+}
+
+struct LocateByNodePass
+    : public PassWrapper<LocateByNodePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(LocateByNodePass)
+  StringRef getArgument() const override { return "onnxc-locate-by-node"; }
+  void runOnOperation() override {
+    getOperation()->walk([](Operation *op) {
+      if (isa<LLVM::LLVMFuncOp, ModuleOp>(op))
+        return;
+      if (StringAttr name = nodeName(op->getLoc()))
+        op->setLoc(FileLineColLoc::get(name, 1, 0));
+    });
+  }
+};
+} // namespace
+
+void mlir::onnxc::buildNodeLineTablesPipeline(OpPassManager &pm) {
+  pm.addPass(std::make_unique<LocateByNodePass>());
+  LLVM::DIScopeForLLVMFuncOpPassOptions scope;
+  scope.emissionKind = LLVM::DIEmissionKind::LineTablesOnly;
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scope));
+}
 
 void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
                                              bool runtimeChecks) {

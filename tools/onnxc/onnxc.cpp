@@ -89,6 +89,13 @@ llvm::cl::opt<bool> noVectorize(
                    "register tiling, no vectorisation (to compare)"),
     llvm::cl::init(false));
 
+llvm::cl::opt<bool> nodeLineTables(
+    "node-line-tables",
+    llvm::cl::desc("Emit a line table that maps each instruction to its ONNX "
+                   "node, as file '<node name>' line 1 (for profilers: "
+                   "perf report --sort srcfile)"),
+    llvm::cl::init(false));
+
 int fail(const llvm::Twine &message) {
   llvm::errs() << "onnxc: error: " << message << "\n";
   return 1;
@@ -203,6 +210,8 @@ int main(int argc, char **argv) {
     return printModule();
   if (failed(runPipeline([](OpPassManager &pm) {
         onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize);
+        if (nodeLineTables)
+          onnxc::buildNodeLineTablesPipeline(pm);
       })))
     return 1;
   if (emit == EmitStage::LLVMMLIR)

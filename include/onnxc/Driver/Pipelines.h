@@ -19,6 +19,12 @@ void buildONNXToLinalgPipeline(OpPassManager &pm, bool runtimeChecks = true);
 /// `vectorize` = false keeps every linalg op a scalar loop nest (onnxc
 /// --no-vectorize, to compare with the tiled and vectorised code).
 void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true);
+/// For profilers: gives every LLVM op the location `<node name>:1:0`, taken
+/// from the first NameLoc inside its location (the ONNX node it came from),
+/// and adds a subprogram to every function, so that the object file's line
+/// table maps each instruction to an ONNX node (onnxc --node-line-tables;
+/// `perf report --sort srcfile`).
+void buildNodeLineTablesPipeline(OpPassManager &pm);
 void registerPipelines();
 
 } // namespace mlir::onnxc
