@@ -686,28 +686,64 @@ void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
   }
   const int64_t *sizes = &s[3], *src_strides = &s[3 + rank],
                 *dst_strides = &d[3 + rank];
-  for (int64_t i = 0; i < rank; ++i)
-    if (sizes[i] == 0)
-      return;
-  int64_t index[64] = {0};
   if (rank > 64) {
     fail(ONNXC_ERROR_RUNTIME, "memref copy of rank %lld (at most 64)",
          (long long)rank);
     abort_run(ONNXC_ERROR_RUNTIME);
   }
+  /* Merge each dim into the previous one where both sides are contiguous
+   * across them, dropping unit dims: a pad's interior or a concat's part is
+   * then a few long rows. */
+  int64_t n[64], ss[64], ds[64];
+  int r = 0;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (sizes[i] == 0)
+      return;
+    if (sizes[i] == 1)
+      continue;
+    if (r > 0 && ss[r - 1] == src_strides[i] * sizes[i] &&
+        ds[r - 1] == dst_strides[i] * sizes[i]) {
+      n[r - 1] *= sizes[i];
+      ss[r - 1] = src_strides[i];
+      ds[r - 1] = dst_strides[i];
+      continue;
+    }
+    n[r] = sizes[i];
+    ss[r] = src_strides[i];
+    ds[r] = dst_strides[i];
+    ++r;
+  }
+  if (r == 0) {
+    memcpy(dst_base, src_base, (size_t)elem_size);
+    return;
+  }
+  /* The innermost run, copied by one memcpy when contiguous on both sides. */
+  int64_t run = n[r - 1], run_src = ss[r - 1], run_dst = ds[r - 1];
+  int contiguous = run_src == 1 && run_dst == 1;
+  int64_t index[64] = {0};
   int64_t src_off = 0, dst_off = 0;
   for (;;) {
-    memcpy(dst_base + dst_off * elem_size, src_base + src_off * elem_size,
-           (size_t)elem_size);
-    int64_t axis = rank - 1;
+    char *to = dst_base + dst_off * elem_size;
+    const char *from = src_base + src_off * elem_size;
+    if (contiguous) {
+      memcpy(to, from, (size_t)(run * elem_size));
+    } else if (elem_size == 4) {
+      for (int64_t k = 0; k < run; ++k)
+        memcpy(to + k * run_dst * 4, from + k * run_src * 4, 4);
+    } else {
+      for (int64_t k = 0; k < run; ++k)
+        memcpy(to + k * run_dst * elem_size, from + k * run_src * elem_size,
+               (size_t)elem_size);
+    }
+    int axis = r - 2;
     for (; axis >= 0; --axis) {
       ++index[axis];
-      src_off += src_strides[axis];
-      dst_off += dst_strides[axis];
-      if (index[axis] < sizes[axis])
+      src_off += ss[axis];
+      dst_off += ds[axis];
+      if (index[axis] < n[axis])
         break;
-      src_off -= src_strides[axis] * sizes[axis];
-      dst_off -= dst_strides[axis] * sizes[axis];
+      src_off -= ss[axis] * n[axis];
+      dst_off -= ds[axis] * n[axis];
       index[axis] = 0;
     }
     if (axis < 0)
