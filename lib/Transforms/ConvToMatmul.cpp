@@ -72,52 +72,104 @@ Value copyToNew(OpBuilder &b, Location loc, Value v) {
   return linalg::CopyOp::create(b, loc, v, empty).getResult(0);
 }
 
-/// The accumulator F x (OH * row) holding the conv's init `init`
-/// (1 x F x OH x OW): built directly when the init is a fill or a
-/// per-filter broadcast (a bias), else a copy with `row - OW` zero columns
-/// after each row.
-Value buildAccumulator(OpBuilder &b, Location loc, Value init, int64_t f,
-                       int64_t oh, int64_t ow, int64_t row) {
-  auto type = RankedTensorType::get({f, oh * row}, b.getF32Type());
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
-  if (auto fill = init.getDefiningOp<linalg::FillOp>())
-    return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
-        .getResult(0);
-  if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>()) {
-    auto inType = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
-    if (inType && inType.getRank() == 1 &&
-        broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3})
-      return linalg::BroadcastOp::create(b, loc, broadcast.getInput(), empty,
-                                         ArrayRef<int64_t>{1})
-          ->getResult(0);
+/// Where a conv's accumulator starts: its init (1 x F x OH x OW) when that
+/// is a fill (a scalar) or a per-filter broadcast (a bias) is built block by
+/// block in cache; any other init is laid out as F x `width` first (OH rows
+/// of `row` columns, zero columns after each row and after the last).
+struct ConvInit {
+  Value scalar, bias, tensor;
+
+  ConvInit(OpBuilder &b, Location loc, Value init, int64_t f, int64_t oh,
+           int64_t ow, int64_t row, int64_t width) {
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      scalar = fill.getInputs()[0];
+      return;
+    }
+    if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>()) {
+      auto inType = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
+      if (inType && inType.getRank() == 1 &&
+          broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3}) {
+        bias = broadcast.getInput();
+        return;
+      }
+    }
+    Value acc = dropBatch(b, loc, init, /*mergeLast=*/false);
+    if (row != ow)
+      acc = zeroPadHigh(b, loc, acc, {0, 0, row - ow});
+    acc = tensor::CollapseShapeOp::create(
+        b, loc, acc, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    if (width != oh * row)
+      acc = zeroPadHigh(b, loc, acc, {0, width - oh * row});
+    tensor = acc;
   }
-  Value acc = dropBatch(b, loc, init, /*mergeLast=*/false);
-  if (row != ow)
-    acc = zeroPadHigh(b, loc, acc, {0, 0, row - ow});
-  return tensor::CollapseShapeOp::create(
-      b, loc, acc, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+
+  /// The whole F x width accumulator: blocks are written into it.
+  Value whole(OpBuilder &b, Location loc, int64_t f, int64_t width) const {
+    if (tensor)
+      return tensor;
+    return tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{f, width},
+                                   b.getF32Type());
+  }
+
+  /// The block of fb filters x `width` positions at (fi, pi) of `into`.
+  Value block(OpBuilder &b, Location loc, Value into, Value fi, Value pi,
+              int64_t fb, int64_t width) const {
+    auto type = RankedTensorType::get({fb, width}, b.getF32Type());
+    auto one = b.getIndexAttr(1);
+    if (tensor)
+      return tensor::ExtractSliceOp::create(
+          b, loc, type, into, ArrayRef<OpFoldResult>{fi, pi},
+          ArrayRef<OpFoldResult>{b.getIndexAttr(fb), b.getIndexAttr(width)},
+          ArrayRef<OpFoldResult>{one, one});
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                          type.getElementType());
+    if (scalar)
+      return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
+    Value biasBlock = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({fb}, b.getF32Type()), bias,
+        ArrayRef<OpFoldResult>{fi}, ArrayRef<OpFoldResult>{b.getIndexAttr(fb)},
+        ArrayRef<OpFoldResult>{one});
+    return linalg::BroadcastOp::create(b, loc, biasBlock, empty,
+                                       ArrayRef<int64_t>{1})
+        ->getResult(0);
+  }
+};
+
+/// The register tile's width: positions are computed in multiples of it.
+constexpr int64_t kPositionMultiple = 32;
+
+int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+/// A convolution on static f32 tensors with batch 1: the forms rewritten
+/// here.
+bool isStaticF32Batch1(linalg::LinalgOp conv) {
+  if (!conv.hasPureTensorSemantics())
+    return false;
+  for (Value v : conv->getOperands()) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
+      return false;
+  }
+  return cast<RankedTensorType>(conv->getOperand(0).getType()).getDimSize(0) ==
+         1;
+}
+
+SmallVector<int64_t> attrValues(DenseIntElementsAttr a) {
+  SmallVector<int64_t> v;
+  for (const APInt &i : a.getValues<APInt>())
+    v.push_back(i.getSExtValue());
+  return v;
 }
 
 LogicalResult rewriteConv(RewriterBase &rewriter,
                           linalg::Conv2DNchwFchwOp conv) {
+  if (!isStaticF32Batch1(conv))
+    return failure();
   Value x = conv.getInputs()[0], w = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
-  auto xType = dyn_cast<RankedTensorType>(x.getType());
-  auto wType = dyn_cast<RankedTensorType>(w.getType());
-  auto outType = dyn_cast<RankedTensorType>(init.getType());
-  if (!conv.hasPureTensorSemantics() || !xType || !wType || !outType ||
-      !xType.hasStaticShape() || !wType.hasStaticShape() ||
-      !outType.hasStaticShape() || !xType.getElementType().isF32() ||
-      !wType.getElementType().isF32() || !outType.getElementType().isF32() ||
-      xType.getDimSize(0) != 1)
-    return failure();
-  auto attrValues = [](DenseIntElementsAttr a) {
-    SmallVector<int64_t> v;
-    for (const APInt &i : a.getValues<APInt>())
-      v.push_back(i.getSExtValue());
-    return v;
-  };
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
   SmallVector<int64_t> strides = attrValues(conv.getStridesAttr());
   SmallVector<int64_t> dilations = attrValues(conv.getDilationsAttr());
   int64_t c = xType.getDimSize(1), hp = xType.getDimSize(2),
@@ -131,18 +183,20 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   rewriter.setInsertionPoint(conv);
   Type f32 = rewriter.getF32Type();
 
-  // Output positions, flattened: OH rows of `row` columns. With stride 1
-  // the last (KW-1)*d columns are never needed (they are the extra columns
-  // of the last row) and reading them would run past the input: computed
-  // positions stop before them.
+  // Output positions, flattened: OH rows of `row` columns, computed up to
+  // a multiple of the register tile's width (so that every tile is whole;
+  // the columns past OW in each row and past the last row are dropped).
+  // With stride 1, the input is zero-padded at its end for the positions
+  // past the last row.
   int64_t row = unitStride ? wp : ow;
   int64_t positions = oh * row;
-  int64_t computed = unitStride ? positions - (kw - 1) * dw : positions;
+  int64_t computed = roundUp(positions, kPositionMultiple);
   int64_t nb = std::min<int64_t>(kPositionBlock, computed);
   int64_t fullBlocks = computed / nb, tail = computed % nb;
   int64_t fb = f % kFilterBlock == 0 ? kFilterBlock : f;
 
-  Value acc = buildAccumulator(rewriter, loc, init, f, oh, ow, row);
+  ConvInit start(rewriter, loc, init, f, oh, ow, row, computed);
+  Value acc = start.whole(rewriter, loc, f, computed);
   // The filter as KH x KW x F x C, so that each kernel position's F x C
   // matrix is contiguous (a weight: constant folding can do this once).
   Value wt = linalg::TransposeOp::create(
@@ -162,10 +216,21 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   Value flat, columns;
   if (unitStride) {
     flat = dropBatch(rewriter, loc, x, /*mergeLast=*/true);
+    int64_t needed = computed + (kh - 1) * dh * wp + (kw - 1) * dw;
+    if (needed > hp * wp)
+      flat = zeroPadHigh(rewriter, loc, flat, {0, needed - hp * wp});
   } else {
     columns = tensor::EmptyOp::create(rewriter, loc,
-                                      ArrayRef<int64_t>{kh * kw, c, positions},
+                                      ArrayRef<int64_t>{kh * kw, c, computed},
                                       f32);
+    if (computed != positions)
+      columns = linalg::FillOp::create(
+                    rewriter, loc,
+                    arith::ConstantOp::create(rewriter, loc,
+                                              rewriter.getZeroAttr(f32))
+                        .getResult(),
+                    columns)
+                    .getResult(0);
     for (int64_t i = 0; i < kh; ++i) {
       for (int64_t j = 0; j < kw; ++j) {
         Value slice = tensor::ExtractSliceOp::create(
@@ -194,10 +259,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   auto emitBlock = [&](OpBuilder &b, Location l, Value fi, Value pi,
                        int64_t width, Value into) -> Value {
     auto blockType = RankedTensorType::get({fb, width}, f32);
-    Value block = tensor::ExtractSliceOp::create(
-        b, l, blockType, into, ArrayRef<OpFoldResult>{fi, pi},
-        ArrayRef<OpFoldResult>{idx(fb), idx(width)},
-        ArrayRef<OpFoldResult>{one, one});
+    Value block = start.block(b, l, into, fi, pi, fb, width);
     auto cst = [&](int64_t v) {
       return arith::ConstantIndexOp::create(b, l, v).getResult();
     };
@@ -268,8 +330,15 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   acc = filterLoop.getResult(0);
 
   // Back to 1 x F x OH x OW.
-  Value result = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get({f, oh, row}, f32), acc,
+  Value result = acc;
+  if (computed != positions)
+    result = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({f, positions}, f32), result,
+        ArrayRef<OpFoldResult>{zero, zero},
+        ArrayRef<OpFoldResult>{idx(f), idx(positions)},
+        ArrayRef<OpFoldResult>{one, one});
+  result = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({f, oh, row}, f32), result,
       SmallVector<ReassociationIndices>{{0}, {1, 2}});
   if (row != ow)
     result = tensor::ExtractSliceOp::create(
@@ -286,6 +355,250 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   return success();
 }
 
+/// A grouped convolution (1 x G x C x H x W, filters G x F x C x KH x KW) as
+/// a loop over the groups, each one a conv_2d_nchw_fchw on its slices that
+/// rewriteConv then turns into matmuls.
+LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
+                                 linalg::Conv2DNgchwGfchwOp conv) {
+  if (!isStaticF32Batch1(conv))
+    return failure();
+  Value x = conv.getInputs()[0], w = conv.getInputs()[1];
+  Value init = conv.getOutputs()[0];
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  int64_t g = xType.getDimSize(1);
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  Type f32 = rewriter.getF32Type();
+  auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
+  auto one = idx(1), zero = idx(0);
+  // Offsets, sizes and unit strides of group `gi`'s slice of a tensor of
+  // `type` whose group dim is `dim`.
+  auto groupSlice = [&](RankedTensorType type, int64_t dim, Value gi) {
+    SmallVector<OpFoldResult> offsets(type.getRank(), zero), sizes;
+    offsets[dim] = gi;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      sizes.push_back(i == dim ? one : idx(type.getDimSize(i)));
+    return std::make_pair(offsets, sizes);
+  };
+  auto without = [&](RankedTensorType type, int64_t dim) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + dim);
+    return RankedTensorType::get(shape, f32);
+  };
+  SmallVector<OpFoldResult> unit5(5, one);
+  linalg::Conv2DNchwFchwOp groupConv;
+  auto loop = scf::ForOp::create(
+      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+      arith::ConstantIndexOp::create(rewriter, loc, g),
+      arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{init},
+      [&](OpBuilder &b, Location l, Value gi, ValueRange args) {
+        auto [xOff, xSize] = groupSlice(xType, 1, gi);
+        auto [wOff, wSize] = groupSlice(wType, 0, gi);
+        auto [oOff, oSize] = groupSlice(outType, 1, gi);
+        Value xg = tensor::ExtractSliceOp::create(
+            b, l, without(xType, 1), x, xOff, xSize, unit5);
+        Value wg = tensor::ExtractSliceOp::create(
+            b, l, without(wType, 0), w, wOff, wSize, unit5);
+        // A fill stays a fill (built block by block by rewriteConv).
+        Value og;
+        if (auto fill = init.getDefiningOp<linalg::FillOp>())
+          og = linalg::FillOp::create(
+                   b, l, fill.getInputs()[0],
+                   tensor::EmptyOp::create(b, l, without(outType, 1).getShape(),
+                                           f32).getResult())
+                   .getResult(0);
+        else
+          og = tensor::ExtractSliceOp::create(b, l, without(outType, 1),
+                                              args[0], oOff, oSize, unit5);
+        groupConv = linalg::Conv2DNchwFchwOp::create(
+            b, l, TypeRange{og.getType()}, ValueRange{xg, wg}, ValueRange{og},
+            conv.getStridesAttr(), conv.getDilationsAttr());
+        Value updated = tensor::InsertSliceOp::create(
+            b, l, groupConv.getResult(0), args[0], oOff, oSize, unit5);
+        scf::YieldOp::create(b, l, updated);
+      });
+  rewriter.replaceOp(conv, loop.getResult(0));
+  (void)rewriteConv(rewriter, groupConv); // Else a conv per group.
+  return success();
+}
+
+/// A depthwise convolution (1 x C x Hp x Wp, filter C x KH x KW) as one
+/// elementwise linalg.generic whose operands are the KH*KW shifted views of
+/// the input and the matching filter columns: its body sums the products,
+/// so the vectorised loop keeps each output vector in a register across the
+/// kernel positions.
+/// - Stride 1: the iteration space is C x positions over the flattened
+///   input, as in rewriteConv (rows of Wp columns, Wp - OW of them dropped),
+///   so that the vectors run along whole images, not along short rows.
+/// - Other strides: the iteration space is C x OH x OW over views of the
+///   input's column phases (see below).
+LogicalResult rewriteDepthwise(RewriterBase &rewriter,
+                               linalg::DepthwiseConv2DNchwChwOp conv) {
+  if (!isStaticF32Batch1(conv))
+    return failure();
+  Value x = conv.getInputs()[0], w = conv.getInputs()[1];
+  Value init = conv.getOutputs()[0];
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto outType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> strides = attrValues(conv.getStridesAttr());
+  SmallVector<int64_t> dilations = attrValues(conv.getDilationsAttr());
+  int64_t c = xType.getDimSize(1), wp = xType.getDimSize(3);
+  int64_t kh = wType.getDimSize(1), kw = wType.getDimSize(2);
+  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
+  int64_t dh = dilations[0], dw = dilations[1];
+  bool unitStride = strides[0] == 1 && strides[1] == 1;
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  MLIRContext *ctx = rewriter.getContext();
+  Type f32 = rewriter.getF32Type();
+  auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
+  auto one = idx(1), zero = idx(0);
+
+  int64_t positions = oh * wp;
+  int64_t computed = positions - (kw - 1) * dw;
+  SmallVector<int64_t> domain =
+      unitStride ? SmallVector<int64_t>{c, computed}
+                 : SmallVector<int64_t>{c, oh, ow};
+  unsigned rank = domain.size();
+  auto domainType = RankedTensorType::get(domain, f32);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx));
+
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  Value flat;
+  // Other strides: the input split into its `sw` column phases (phase r
+  // holds columns r, r + sw, ...; one strided copy each), so that every
+  // kernel position reads contiguous rows of one phase.
+  int64_t sh = strides[0], sw = strides[1];
+  SmallVector<Value> phases;
+  if (unitStride) {
+    flat = dropBatch(rewriter, loc, x, /*mergeLast=*/true);
+  } else {
+    Value planes = dropBatch(rewriter, loc, x, /*mergeLast=*/false);
+    int64_t hp = xType.getDimSize(2);
+    for (int64_t r = 0; r < sw; ++r) {
+      if (sw == 1) {
+        phases.push_back(planes);
+        break;
+      }
+      int64_t width = (wp - r + sw - 1) / sw;
+      Value phase = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get({c, hp, width}, f32), planes,
+          ArrayRef<OpFoldResult>{zero, zero, idx(r)},
+          ArrayRef<OpFoldResult>{idx(c), idx(hp), idx(width)},
+          ArrayRef<OpFoldResult>{one, one, idx(sw)});
+      phases.push_back(copyToNew(rewriter, loc, phase));
+    }
+  }
+  for (int64_t i = 0; i < kh; ++i) {
+    for (int64_t j = 0; j < kw; ++j) {
+      if (unitStride) {
+        inputs.push_back(tensor::ExtractSliceOp::create(
+            rewriter, loc, domainType, flat,
+            ArrayRef<OpFoldResult>{zero, idx(i * dh * wp + j * dw)},
+            ArrayRef<OpFoldResult>{idx(c), idx(computed)},
+            ArrayRef<OpFoldResult>{one, one}));
+      } else {
+        inputs.push_back(tensor::ExtractSliceOp::create(
+            rewriter, loc, domainType, phases[(j * dw) % sw],
+            ArrayRef<OpFoldResult>{zero, idx(i * dh), idx((j * dw) / sw)},
+            ArrayRef<OpFoldResult>{idx(c), idx(oh), idx(ow)},
+            ArrayRef<OpFoldResult>{one, idx(sh), one}));
+      }
+      maps.push_back(identity);
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get({c}, f32), w,
+          ArrayRef<OpFoldResult>{zero, idx(i), idx(j)},
+          ArrayRef<OpFoldResult>{idx(c), one, one},
+          ArrayRef<OpFoldResult>{one, one, one}));
+      maps.push_back(channel);
+    }
+  }
+  // The initial value: a fill's scalar, a per-channel bias, or the whole
+  // init tensor laid out like the iteration space.
+  Value start;
+  bool startIsInput = true;
+  auto bias = init.getDefiningOp<linalg::BroadcastOp>();
+  auto biasType =
+      bias ? dyn_cast<RankedTensorType>(bias.getInput().getType()) : nullptr;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    start = fill.getInputs()[0];
+    startIsInput = false;
+  } else if (biasType && biasType.getRank() == 1 &&
+             bias.getDimensions() == ArrayRef<int64_t>{0, 2, 3}) {
+    start = bias.getInput();
+    maps.push_back(channel);
+  } else if (unitStride) {
+    Value acc = dropBatch(rewriter, loc, init, /*mergeLast=*/false);
+    if (wp != ow)
+      acc = zeroPadHigh(rewriter, loc, acc, {0, 0, wp - ow});
+    acc = tensor::CollapseShapeOp::create(
+        rewriter, loc, acc, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    start = tensor::ExtractSliceOp::create(
+        rewriter, loc, domainType, acc, ArrayRef<OpFoldResult>{zero, zero},
+        ArrayRef<OpFoldResult>{idx(c), idx(computed)},
+        ArrayRef<OpFoldResult>{one, one});
+    maps.push_back(identity);
+  } else {
+    start = dropBatch(rewriter, loc, init, /*mergeLast=*/false);
+    maps.push_back(identity);
+  }
+  if (startIsInput)
+    inputs.push_back(start);
+  maps.push_back(identity); // the output
+
+  // Stride 1: the output is written into the first `computed` positions of
+  // a C x (OH * Wp) tensor, whose other columns are never read.
+  Value full, out;
+  if (unitStride) {
+    full = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{c, positions}, f32);
+    out = tensor::ExtractSliceOp::create(
+        rewriter, loc, domainType, full, ArrayRef<OpFoldResult>{zero, zero},
+        ArrayRef<OpFoldResult>{idx(c), idx(computed)},
+        ArrayRef<OpFoldResult>{one, one});
+  } else {
+    out = tensor::EmptyOp::create(rewriter, loc, domain, f32);
+  }
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  int64_t taps = kh * kw;
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{domainType}, inputs, ValueRange{out}, maps,
+      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value acc = startIsInput ? args[2 * taps] : start;
+        for (int64_t k = 0; k < taps; ++k)
+          acc = arith::AddFOp::create(
+              b, l, acc,
+              arith::MulFOp::create(b, l, args[2 * k], args[2 * k + 1]));
+        linalg::YieldOp::create(b, l, acc);
+      });
+  Value result = generic.getResult(0);
+  if (unitStride) {
+    result = tensor::InsertSliceOp::create(
+        rewriter, loc, result, full, ArrayRef<OpFoldResult>{zero, zero},
+        ArrayRef<OpFoldResult>{idx(c), idx(computed)},
+        ArrayRef<OpFoldResult>{one, one});
+    result = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({c, oh, wp}, f32), result,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    if (wp != ow)
+      result = tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get({c, oh, ow}, f32), result,
+          ArrayRef<OpFoldResult>{zero, zero, zero},
+          ArrayRef<OpFoldResult>{idx(c), idx(oh), idx(ow)},
+          ArrayRef<OpFoldResult>{one, one, one});
+  }
+  result = tensor::ExpandShapeOp::create(
+      rewriter, loc, outType, result,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  rewriter.replaceOp(conv, result);
+  return success();
+}
+
 } // namespace
 
 namespace {
@@ -293,11 +606,21 @@ struct ConvToMatmulPass
     : mlir::onnxc::impl::ConvToMatmulBase<ConvToMatmulPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::Conv2DNchwFchwOp> convs;
-    getOperation().walk(
-        [&](linalg::Conv2DNchwFchwOp conv) { convs.push_back(conv); });
-    for (linalg::Conv2DNchwFchwOp conv : convs)
-      (void)rewriteConv(rewriter, conv); // Other forms stay as they are.
+    SmallVector<Operation *> convs;
+    getOperation().walk([&](Operation *op) {
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
+              linalg::DepthwiseConv2DNchwChwOp>(op))
+        convs.push_back(op);
+    });
+    // Other forms stay as they are.
+    for (Operation *op : convs) {
+      if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
+        (void)rewriteConv(rewriter, conv);
+      else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
+        (void)rewriteGroupedConv(rewriter, grouped);
+      else
+        (void)rewriteDepthwise(rewriter, cast<linalg::DepthwiseConv2DNchwChwOp>(op));
+    }
   }
 };
 } // namespace

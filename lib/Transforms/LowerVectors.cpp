@@ -10,6 +10,8 @@
 
 #include "onnxc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -23,6 +25,68 @@ namespace mlir::onnxc {
 using namespace mlir;
 
 namespace {
+/// A 1-D read along a dim of static stride s > 1 (a strided view: column
+/// phases, im2col slabs of strided convolutions) as one vector.gather of the
+/// elements at s * [0, 1, ..., n-1] past its first. VectorToSCF would
+/// otherwise unroll it into n scalar loads and inserts, which LLVM spills
+/// for long vectors.
+struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+    VectorType vectorType = read.getVectorType();
+    if (!memrefType || vectorType.getRank() != 1 ||
+        vectorType.isScalable() || read.getMask() ||
+        !read.getPermutationMap().isMinorIdentity() ||
+        !read.isDimInBounds(0))
+      return failure();
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(memrefType.getStridesAndOffset(strides, offset)) ||
+        strides.empty() || ShapedType::isDynamic(strides.back()) ||
+        strides.back() == 1)
+      return failure();
+    int64_t stride = strides.back(), n = vectorType.getDimSize(0);
+    if (stride <= 0 || (n - 1) * stride >= (int64_t(1) << 31))
+      return failure();
+    Location loc = read.getLoc();
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(rewriter, loc, read.getBase());
+    Value linear = metadata.getOffset();
+    for (auto [index, dimStride] :
+         llvm::zip(read.getIndices(), metadata.getStrides()))
+      linear = arith::AddIOp::create(
+          rewriter, loc, linear,
+          arith::MulIOp::create(rewriter, loc, index, dimStride));
+    Type element = memrefType.getElementType();
+    auto flatType = MemRefType::get(
+        {(n - 1) * stride + 1}, element,
+        StridedLayoutAttr::get(rewriter.getContext(), ShapedType::kDynamic,
+                               {1}));
+    Value flat = memref::ReinterpretCastOp::create(
+        rewriter, loc, flatType, metadata.getBaseBuffer(), OpFoldResult(linear),
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr((n - 1) * stride + 1)},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    SmallVector<int32_t> offsets;
+    for (int64_t i = 0; i < n; ++i)
+      offsets.push_back(static_cast<int32_t>(i * stride));
+    auto indexType = VectorType::get({n}, rewriter.getI32Type());
+    Value indexVector = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(indexType, ArrayRef(offsets)));
+    auto maskType = VectorType::get({n}, rewriter.getI1Type());
+    Value mask = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(maskType, true));
+    Value passThru = vector::BroadcastOp::create(rewriter, loc, vectorType,
+                                                 read.getPadding());
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    rewriter.replaceOpWithNewOp<vector::GatherOp>(
+        read, vectorType, flat, ValueRange{zero}, indexVector, mask,
+        passThru);
+    return success();
+  }
+};
+
 struct LowerVectorsPass
     : mlir::onnxc::impl::LowerVectorsBase<LowerVectorsPass> {
   void runOnOperation() override {
@@ -41,6 +105,7 @@ struct LowerVectorsPass
             applyPatternsGreedily(getOperation(), std::move(unitDimPatterns))))
       return signalPassFailure();
     RewritePatternSet patterns(ctx);
+    patterns.add<StridedReadToGather>(ctx, /*benefit=*/2);
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);
     vector::populateVectorOuterProductLoweringPatterns(patterns);

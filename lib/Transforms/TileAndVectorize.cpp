@@ -209,6 +209,39 @@ struct TileAndVectorizePass
     return !extracts;
   }
 
+  /// Whether merging loop dims `d` and `d + 1` of `op` keeps every operand
+  /// that is a tensor.extract_slice a view (collapsing a slice that is not
+  /// contiguous across the two dims would copy it). Such an operand must
+  /// cover the whole inner dim, with unit strides on both; a rank-reducing
+  /// slice is not merged at all.
+  static bool slicesStayContiguous(linalg::LinalgOp op, unsigned d) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+      if (!slice)
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      std::optional<unsigned> outer =
+          map.getResultPosition(getAffineDimExpr(d, op.getContext()));
+      std::optional<unsigned> inner =
+          map.getResultPosition(getAffineDimExpr(d + 1, op.getContext()));
+      if (!outer || !inner)
+        continue;
+      if (slice.getSourceType().getRank() != slice.getResultType().getRank())
+        return false;
+      if (*inner != *outer + 1)
+        return false;
+      auto isOne = [](OpFoldResult v) { return isConstantIntValue(v, 1); };
+      SmallVector<OpFoldResult> strides = slice.getMixedStrides();
+      SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+      int64_t full = slice.getSourceType().getDimSize(*inner);
+      if (!isOne(strides[*outer]) || !isOne(strides[*inner]) ||
+          ShapedType::isDynamic(full) ||
+          !isConstantIntValue(sizes[*inner], full))
+        return false;
+    }
+    return true;
+  }
+
   /// Merges the dims of `op` that are contiguous in every operand, tiles the
   /// result into rows of up to `vl` elements of the innermost dim (peeled),
   /// and marks the tiles for vectorisation.
@@ -219,7 +252,8 @@ struct TileAndVectorizePass
       if (!groups.empty()) {
         ReassociationIndices grown = groups.back();
         grown.push_back(d);
-        if (linalg::areDimSequencesPreserved(maps, {grown})) {
+        if (linalg::areDimSequencesPreserved(maps, {grown}) &&
+            slicesStayContiguous(op, d - 1)) {
           groups.back() = grown;
           continue;
         }

@@ -2,25 +2,27 @@
 
 // Stride 1: a loop over the nine kernel positions runs one matmul over a
 // shifted slice of the flattened, padded input (no copy of the input),
-// accumulating into F x (OH * Wp); the Wp - OW extra columns of each output
-// row are dropped at the end, and the last row's are not computed.
+// accumulating into F x positions: OH rows of Wp columns, rounded up to a
+// multiple of 32 (the register tile), so the input gets zero columns at
+// its end. The extra columns are dropped at the end.
 // CHECK-LABEL: func.func @conv3x3
 // CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 0] high[0, 0, 2]
-// CHECK: %[[ACC:.*]] = tensor.collapse_shape %[[PADDED]] {{\[}}[0], [1, 2]] : tensor<8x4x6xf32> into tensor<8x24xf32>
+// CHECK: %[[ROWS0:.*]] = tensor.collapse_shape %[[PADDED]] {{\[}}[0], [1, 2]] : tensor<8x4x6xf32> into tensor<8x24xf32>
+// CHECK: %[[ACC:.*]] = tensor.pad %[[ROWS0]] low[0, 0] high[0, 8]
 // CHECK: %[[WT:.*]] = linalg.transpose ins(%arg1 : tensor<8x4x3x3xf32>) {{.*}} permutation = [2, 3, 0, 1]
-// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : tensor<1x4x6x6xf32> into tensor<4x36xf32>
+// CHECK: %[[FLAT0:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : tensor<1x4x6x6xf32> into tensor<4x36xf32>
+// CHECK: %[[FLAT:.*]] = tensor.pad %[[FLAT0]] low[0, 0] high[0, 10]
 // CHECK: %[[W:.*]] = tensor.collapse_shape %[[WT]] {{\[}}[0, 1], [2], [3]] : tensor<3x3x8x4xf32> into tensor<9x8x4xf32>
-// CHECK: %[[BLOCK:.*]] = tensor.extract_slice %[[ACC]][0, 0] [8, 22] [1, 1]
-// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c9 step %c1 iter_args(%[[B:.*]] = %[[BLOCK]]) -> (tensor<8x22xf32>)
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c9 step %c1 iter_args(%[[B:.*]] = %[[ACC]]) -> (tensor<8x32xf32>)
 // CHECK:   %[[WK:.*]] = tensor.extract_slice %[[W]][%[[K]], 0, 0] [1, 8, 4] [1, 1, 1] : tensor<9x8x4xf32> to tensor<8x4xf32>
 // CHECK:   %[[R:.*]] = arith.divui %[[K]], %c3
 // CHECK:   %[[Q:.*]] = arith.remui %[[K]], %c3
 // CHECK:   %[[RW:.*]] = arith.muli %[[R]], %c6
 // CHECK:   %[[OFF:.*]] = arith.addi %[[RW]], %[[Q]]
-// CHECK:   %[[XK:.*]] = tensor.extract_slice %[[FLAT]][0, %[[OFF]]] [4, 22] [1, 1]
-// CHECK:   linalg.matmul ins(%[[WK]], %[[XK]] : tensor<8x4xf32>, tensor<4x22xf32>) outs(%[[B]] : tensor<8x22xf32>)
-// CHECK: %[[INS:.*]] = tensor.insert_slice %[[SUM]] into %[[ACC]][0, 0] [8, 22] [1, 1]
-// CHECK: %[[ROWS:.*]] = tensor.expand_shape %[[INS]] {{\[}}[0], [1, 2]] output_shape [8, 4, 6]
+// CHECK:   %[[XK:.*]] = tensor.extract_slice %[[FLAT]][0, %[[OFF]]] [4, 32] [1, 1]
+// CHECK:   linalg.matmul ins(%[[WK]], %[[XK]] : tensor<8x4xf32>, tensor<4x32xf32>) outs(%[[B]] : tensor<8x32xf32>)
+// CHECK: %[[USED:.*]] = tensor.extract_slice %[[SUM]][0, 0] [8, 24] [1, 1]
+// CHECK: %[[ROWS:.*]] = tensor.expand_shape %[[USED]] {{\[}}[0], [1, 2]] output_shape [8, 4, 6]
 // CHECK: %[[OUT:.*]] = tensor.extract_slice %[[ROWS]][0, 0, 0] [8, 4, 4] [1, 1, 1]
 // CHECK: tensor.expand_shape %[[OUT]] {{\[}}[0, 1], [2], [3]] output_shape [1, 8, 4, 4]
 func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
@@ -33,16 +35,19 @@ func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
 }
 
 // Stride 2: each kernel position's input columns are copied out of the
-// strided input into its slab of an im2col tensor; no extra columns.
+// strided input into its slab of an im2col tensor, whose columns past the
+// 9 positions (up to 32) are zeros.
 // CHECK-LABEL: func.func @conv3x3_stride2
+// CHECK: %[[COLS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<9x4x32xf32>)
 // CHECK: %[[S00:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 3, 3] [1, 1, 2, 2] : tensor<1x4x7x7xf32> to tensor<4x3x3xf32>
 // CHECK: %[[C00:.*]] = linalg.copy ins(%[[S00]] : tensor<4x3x3xf32>)
 // CHECK: %[[SLAB:.*]] = tensor.collapse_shape %[[C00]] {{\[}}[0], [1, 2]] : tensor<4x3x3xf32> into tensor<4x9xf32>
-// CHECK: tensor.insert_slice %[[SLAB]] into %{{.*}}[0, 0, 0] [1, 4, 9] [1, 1, 1] : tensor<4x9xf32> into tensor<9x4x9xf32>
+// CHECK: tensor.insert_slice %[[SLAB]] into %[[COLS]][0, 0, 0] [1, 4, 9] [1, 1, 1] : tensor<4x9xf32> into tensor<9x4x32xf32>
 // CHECK-COUNT-8: linalg.copy
 // CHECK: scf.for %[[K:.*]] = %c0 to %c9 step %c1
-// CHECK:   tensor.extract_slice %{{.*}}[%[[K]], 0, 0] [1, 4, 9] [1, 1, 1] : tensor<9x4x9xf32> to tensor<4x9xf32>
-// CHECK:   linalg.matmul {{.*}} -> tensor<8x9xf32>
+// CHECK:   tensor.extract_slice %{{.*}}[%[[K]], 0, 0] [1, 4, 32] [1, 1, 1] : tensor<9x4x32xf32> to tensor<4x32xf32>
+// CHECK:   linalg.matmul {{.*}} -> tensor<8x32xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [8, 9] [1, 1]
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2, 3]] output_shape [1, 8, 3, 3]
 func.func @conv3x3_stride2(%x: tensor<1x4x7x7xf32>, %w: tensor<8x4x3x3xf32>,
                            %init: tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32> {
@@ -73,4 +78,96 @@ func.func @dynamic(%x: tensor<1x4x?x?xf32>, %w: tensor<8x4x3x3xf32>,
          ins(%x, %w : tensor<1x4x?x?xf32>, tensor<8x4x3x3xf32>)
          outs(%init : tensor<1x8x?x?xf32>) -> tensor<1x8x?x?xf32>
   return %r : tensor<1x8x?x?xf32>
+}
+
+// A bias (a per-filter broadcast) starts each block of the accumulator in
+// cache, instead of a broadcast over the whole output first.
+// CHECK-LABEL: func.func @conv_bias
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x32xf32>
+// CHECK: %[[B:.*]] = linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%[[E]] : tensor<8x32xf32>) dimensions = [1]
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[B]]) -> (tensor<8x32xf32>)
+// CHECK:   linalg.matmul
+func.func @conv_bias(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
+                     %b: tensor<8xf32>) -> tensor<1x8x4x4xf32> {
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %init = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e : tensor<1x8x4x4xf32>) dimensions = [0, 2, 3]
+  %r = linalg.conv_2d_nchw_fchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x4x6x6xf32>, tensor<8x4x3x3xf32>)
+         outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %r : tensor<1x8x4x4xf32>
+}
+
+// Groups: a loop over the groups, each a convolution of its slices
+// rewritten into matmuls.
+// CHECK-LABEL: func.func @grouped
+// CHECK: scf.for %[[G:.*]] = %c0 to %c2 step %c1 iter_args(%[[OUT:.*]] = %arg2) -> (tensor<1x2x4x5x5xf32>)
+// CHECK:   tensor.extract_slice %arg0[0, %[[G]], 0, 0, 0] [1, 1, 3, 5, 5] [1, 1, 1, 1, 1] : tensor<1x2x3x5x5xf32> to tensor<1x3x5x5xf32>
+// CHECK:   tensor.extract_slice %arg1[%[[G]], 0, 0, 0, 0] [1, 4, 3, 1, 1] [1, 1, 1, 1, 1] : tensor<2x4x3x1x1xf32> to tensor<4x3x1x1xf32>
+// CHECK:   linalg.matmul {{.*}} -> tensor<4x32xf32>
+// CHECK:   tensor.insert_slice %{{.*}} into %[[OUT]][0, %[[G]], 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK-NOT: linalg.conv
+func.func @grouped(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
+                   %init: tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32> {
+  %r = linalg.conv_2d_ngchw_gfchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x1x1xf32>)
+         outs(%init : tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32>
+  return %r : tensor<1x2x4x5x5xf32>
+}
+
+// Depthwise, stride 1: one elementwise generic over C x positions of the
+// flattened input (rows of Wp columns; the last row stops (KW-1) columns
+// early); its operands are the nine shifted views and the nine filter
+// columns, and its body sums the nine products onto the fill's value.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : tensor<1x3x6x6xf32> into tensor<3x36xf32>
+// CHECK: %[[X0:.*]] = tensor.extract_slice %[[FLAT]][0, 0] [3, 22] [1, 1]
+// CHECK: %[[W0:.*]] = tensor.extract_slice %arg1[0, 0, 0] [3, 1, 1] [1, 1, 1] : tensor<3x3x3xf32> to tensor<3xf32>
+// CHECK: %[[X1:.*]] = tensor.extract_slice %[[FLAT]][0, 1] [3, 22] [1, 1]
+// CHECK: tensor.extract_slice %[[FLAT]][0, 6] [3, 22] [1, 1]
+// CHECK: %[[X8:.*]] = tensor.extract_slice %[[FLAT]][0, 14] [3, 22] [1, 1]
+// CHECK: %[[W8:.*]] = tensor.extract_slice %arg1[0, 2, 2] [3, 1, 1] [1, 1, 1] : tensor<3x3x3xf32> to tensor<3xf32>
+// CHECK: %[[FULL:.*]] = tensor.empty() : tensor<3x24xf32>
+// CHECK: %[[INTO:.*]] = tensor.extract_slice %[[FULL]][0, 0] [3, 22] [1, 1]
+// CHECK: %[[SUM:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[X0]], %[[W0]], %[[X1]], {{.*}}, %[[X8]], %[[W8]] : {{.*}}) outs(%[[INTO]] : tensor<3x22xf32>)
+// CHECK-COUNT-9: arith.mulf
+// CHECK: linalg.yield
+// CHECK: %[[ALL:.*]] = tensor.insert_slice %[[SUM]] into %[[FULL]][0, 0] [3, 22] [1, 1]
+// CHECK: %[[ROWS:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0], [1, 2]] output_shape [3, 4, 6]
+// CHECK: tensor.extract_slice %[[ROWS]][0, 0, 0] [3, 4, 4] [1, 1, 1]
+func.func @depthwise(%x: tensor<1x3x6x6xf32>, %w: tensor<3x3x3xf32>) -> tensor<1x3x4x4xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x4x4xf32>
+  %init = linalg.fill ins(%cst : f32) outs(%e : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x3x6x6xf32>, tensor<3x3x3xf32>)
+         outs(%init : tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  return %r : tensor<1x3x4x4xf32>
+}
+
+// Depthwise, stride 2: the input's two column phases are copied out once;
+// each kernel position reads rows (stride 2) of one phase, contiguous along
+// the output row. The bias is an operand read per channel.
+// CHECK-LABEL: func.func @depthwise_stride2
+// CHECK: %[[PLANES:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3]]
+// CHECK: %[[EVEN:.*]] = tensor.extract_slice %[[PLANES]][0, 0, 0] [3, 7, 4] [1, 1, 2]
+// CHECK: %[[P0:.*]] = linalg.copy ins(%[[EVEN]] : tensor<3x7x4xf32>)
+// CHECK: %[[ODD:.*]] = tensor.extract_slice %[[PLANES]][0, 0, 1] [3, 7, 3] [1, 1, 2]
+// CHECK: %[[P1:.*]] = linalg.copy ins(%[[ODD]] : tensor<3x7x3xf32>)
+// CHECK: %[[X00:.*]] = tensor.extract_slice %[[P0]][0, 0, 0] [3, 3, 3] [1, 2, 1]
+// CHECK: %[[X01:.*]] = tensor.extract_slice %[[P1]][0, 0, 0] [3, 3, 3] [1, 2, 1]
+// CHECK: %[[X02:.*]] = tensor.extract_slice %[[P0]][0, 0, 1] [3, 3, 3] [1, 2, 1]
+// CHECK: %[[X22:.*]] = tensor.extract_slice %[[P0]][0, 2, 1] [3, 3, 3] [1, 2, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[X00]], %{{.*}}, %[[X01]], %{{.*}}, %[[X02]], {{.*}}, %[[X22]], %{{.*}}, %arg2 : {{.*}}) outs(%{{.*}} : tensor<3x3x3xf32>)
+func.func @depthwise_stride2(%x: tensor<1x3x7x7xf32>, %w: tensor<3x3x3xf32>,
+                             %b: tensor<3xf32>) -> tensor<1x3x3x3xf32> {
+  %e = tensor.empty() : tensor<1x3x3x3xf32>
+  %init = linalg.broadcast ins(%b : tensor<3xf32>) outs(%e : tensor<1x3x3x3xf32>) dimensions = [0, 2, 3]
+  %r = linalg.depthwise_conv_2d_nchw_chw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x3x7x7xf32>, tensor<3x3x3xf32>)
+         outs(%init : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  return %r : tensor<1x3x3x3xf32>
 }

@@ -39,3 +39,38 @@ func.func @mask(%n: index, %m: memref<64xf32>) -> vector<32xf32> {
          : memref<64xf32>, vector<32xi1>, vector<32xf32> into vector<32xf32>
   return %v : vector<32xf32>
 }
+
+// A read along a dim of stride 2 is one gather of the elements 0, 2, 4, ...
+// past its first (at offset + i * 16 + j * 2 of the buffer), not eight
+// scalar loads.
+// CHECK-LABEL: func.func @strided_read
+// CHECK-DAG: %[[IDX:.*]] = arith.constant dense<[0, 2, 4, 6, 8, 10, 12, 14]> : vector<8xi32>
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[BASE:.*]], %[[OFF:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %arg0
+// CHECK: %[[ROW:.*]] = arith.muli %arg1, %[[C16]]
+// CHECK: %[[AT:.*]] = arith.addi %[[OFF]], %[[ROW]]
+// CHECK: %[[COL:.*]] = arith.muli %arg2, %[[C2]]
+// CHECK: %[[LIN:.*]] = arith.addi %[[AT]], %[[COL]]
+// CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[LIN]]], sizes: [15], strides: [1]
+// CHECK: vector.gather %[[FLAT]][%{{.*}}] [%[[IDX]]], %{{.*}}, %{{.*}} : memref<15xf32, strided<[1], offset: ?>>, vector<8xi32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK-NOT: vector.transfer_read
+func.func @strided_read(%m: memref<4x8xf32, strided<[16, 2], offset: ?>>,
+                        %i: index, %j: index) -> vector<8xf32> {
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %m[%i, %j], %pad {in_bounds = [true]}
+      : memref<4x8xf32, strided<[16, 2], offset: ?>>, vector<8xf32>
+  return %v : vector<8xf32>
+}
+
+// Unit-stride reads stay transfers (loads).
+// CHECK-LABEL: func.func @contiguous_read
+// CHECK-NOT: vector.gather
+// CHECK: vector.load
+func.func @contiguous_read(%m: memref<4x8xf32>, %i: index) -> vector<8xf32> {
+  %pad = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %v = vector.transfer_read %m[%i, %c0], %pad {in_bounds = [true]}
+      : memref<4x8xf32>, vector<8xf32>
+  return %v : vector<8xf32>
+}

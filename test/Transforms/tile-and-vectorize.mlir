@@ -77,6 +77,42 @@ func.func @elementwise(%x: tensor<2x2x25xf32>, %b: tensor<2xf32>)
   return %r : tensor<2x2x25xf32>
 }
 
+// A slice that does not cover its source's inner dim keeps the dims apart
+// (collapsing it would copy it): rows of 20 of a 4x30 tensor stay 4 rows,
+// read in place, while a whole-row slice merges.
+// CHECK-LABEL: func.func @partial_rows
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: scf.for %[[I:.*]] = %c0 to %c4 step %c1
+// CHECK:   vector.transfer_read %arg0[%[[I]], %c0]{{.*}} : tensor<4x30xf32>, vector<1x20xf32>
+// CHECK-LABEL: func.func @whole_rows
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<2x30xf32> into tensor<60xf32>
+func.func @partial_rows(%x: tensor<4x30xf32>) -> tensor<4x20xf32> {
+  %s = tensor.extract_slice %x[0, 0] [4, 20] [1, 1] : tensor<4x30xf32> to tensor<4x20xf32>
+  %e = tensor.empty() : tensor<4x20xf32>
+  %r = linalg.generic {
+         indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+         iterator_types = ["parallel", "parallel"]}
+       ins(%s : tensor<4x20xf32>) outs(%e : tensor<4x20xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<4x20xf32>
+  return %r : tensor<4x20xf32>
+}
+func.func @whole_rows(%x: tensor<4x30xf32>) -> tensor<2x30xf32> {
+  %s = tensor.extract_slice %x[1, 0] [2, 30] [1, 1] : tensor<4x30xf32> to tensor<2x30xf32>
+  %e = tensor.empty() : tensor<2x30xf32>
+  %r = linalg.generic {
+         indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+         iterator_types = ["parallel", "parallel"]}
+       ins(%s : tensor<2x30xf32>) outs(%e : tensor<2x30xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<2x30xf32>
+  return %r : tensor<2x30xf32>
+}
+
 // Booleans stay scalar (LLVM stores i1 vectors bit-packed).
 // CHECK-LABEL: func.func @boolean
 // CHECK-NOT: vector.

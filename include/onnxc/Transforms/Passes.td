@@ -56,8 +56,17 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
     starting at (k / KW)*d*Wp + (k % KW)*d: no copy; the matmuls compute
     Wp - OW extra columns per output row, dropped at the end. With other
     strides X_k is slab k of an im2col tensor KH*KW x C x positions (one
-    strided copy per kernel position). The last block of positions is a
-    static remainder, so every shape stays static.
+    strided copy per kernel position). Positions are computed up to a
+    multiple of 32 (the register tile's width; the input or the im2col
+    tensor gets zero columns for them), so every tile is whole and every
+    shape static. A fill or bias init starts each block in cache.
+
+    A grouped conv (conv_2d_ngchw_gfchw) becomes a loop over the groups,
+    each rewritten as above. A depthwise conv (depthwise_conv_2d_nchw_chw)
+    becomes one elementwise linalg.generic over the KH*KW shifted views of
+    the input and the filter columns, summing the products in its body:
+    over C x flattened positions with stride 1; with other strides over
+    C x OH x OW, reading the input's column phases (copied out once).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -106,10 +115,12 @@ def LowerVectors : Pass<"onnxc-lower-vectors", "func::FuncOp"> {
     to vector.fma per row, transfers to minor-identity rank-1 form, and
     masks, transposes, broadcasts, shape casts and multi-reductions to
     1-D operations that convert-vector-to-llvm handles (VectorToSCF unrolls
-    any transfer of a higher rank that remains).
+    any transfer of a higher rank that remains). A 1-D read along a dim of
+    static stride > 1 becomes a vector.gather.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // ONNXC_TRANSFORMS_PASSES_TD
