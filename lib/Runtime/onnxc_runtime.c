@@ -72,55 +72,75 @@ typedef struct alloc_header {
 } alloc_header;
 
 /* Freed blocks of at least CACHE_MIN_BYTES wait here for the next request
- * of the same block size (the next run of the model asks for the same
+ * of their size class (the next run of the model asks for the same
  * buffers): a fresh block of that size would come from mmap and fault in
- * its pages again on every run. At most CACHE_SLOTS blocks and
- * CACHE_MAX_BYTES in all; shared by the threads of the process. */
+ * its pages again on every run. Block sizes are rounded up to classes of
+ * four per power of two (at most 25% more), so that buffers of nearby sizes
+ * can take each other's blocks; each class is a list linked through the
+ * blocks' first bytes. At most CACHE_MAX_BYTES in all; shared by the
+ * threads of the process. */
 #define CACHE_MIN_BYTES ((size_t)64 << 10)
 #define CACHE_MAX_BYTES ((size_t)1 << 30)
-#define CACHE_SLOTS 256
+#define CACHE_CLASSES (4 * 64)
 static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-  void *raw;
-  size_t total;
-} g_cache[CACHE_SLOTS];
+static void *g_cache[CACHE_CLASSES];
 static size_t g_cache_bytes;
 
-static void *cache_take(size_t total) {
-  void *raw = NULL;
+/* The class of a block of `total` bytes (>= CACHE_MIN_BYTES), and its
+ * size rounded up to the class's. */
+static int cache_class(size_t total, size_t *rounded) {
+  int lg = 63 - __builtin_clzll((unsigned long long)total);
+  size_t step = (size_t)1 << (lg - 2);
+  size_t r = (total + step - 1) & ~(step - 1);
+  if (r < total) { /* wrapped around: no class */
+    *rounded = total;
+    return -1;
+  }
+  lg = 63 - __builtin_clzll((unsigned long long)r);
+  *rounded = r;
+  return lg * 4 + (int)(r >> (lg - 2)) - 4;
+}
+
+/* A cached block of class `cls` (whose size is `total`), or NULL. */
+static void *cache_take(int cls, size_t total) {
   pthread_mutex_lock(&g_cache_lock);
-  for (int i = 0; i < CACHE_SLOTS; ++i)
-    if (g_cache[i].raw && g_cache[i].total == total) {
-      raw = g_cache[i].raw;
-      g_cache[i].raw = NULL;
-      g_cache_bytes -= total;
-      break;
-    }
+  void *raw = g_cache[cls];
+  if (raw) {
+    void *next;
+    memcpy(&next, raw, sizeof next);
+    g_cache[cls] = next;
+    g_cache_bytes -= total;
+  }
   pthread_mutex_unlock(&g_cache_lock);
   return raw;
 }
 
 /* 1 when the cache kept the block. */
 static int cache_give(void *raw, size_t total) {
+  size_t rounded;
+  int cls = cache_class(total, &rounded);
+  if (cls < 0 || rounded != total)
+    return 0;
   int kept = 0;
   pthread_mutex_lock(&g_cache_lock);
-  if (g_cache_bytes + total <= CACHE_MAX_BYTES)
-    for (int i = 0; i < CACHE_SLOTS; ++i)
-      if (!g_cache[i].raw) {
-        g_cache[i].raw = raw;
-        g_cache[i].total = total;
-        g_cache_bytes += total;
-        kept = 1;
-        break;
-      }
+  if (g_cache_bytes + total <= CACHE_MAX_BYTES) {
+    memcpy(raw, &g_cache[cls], sizeof(void *));
+    g_cache[cls] = raw;
+    g_cache_bytes += total;
+    kept = 1;
+  }
   pthread_mutex_unlock(&g_cache_lock);
   return kept;
 }
 
 __attribute__((destructor)) static void free_cache(void) {
-  for (int i = 0; i < CACHE_SLOTS; ++i) {
-    free(g_cache[i].raw);
-    g_cache[i].raw = NULL;
+  for (int i = 0; i < CACHE_CLASSES; ++i) {
+    while (g_cache[i]) {
+      void *next;
+      memcpy(&next, g_cache[i], sizeof next);
+      free(g_cache[i]);
+      g_cache[i] = next;
+    }
   }
   g_cache_bytes = 0;
 }
@@ -157,7 +177,15 @@ static void *allocate(size_t size, size_t alignment) {
          size);
     abort_run(ONNXC_ERROR_OUT_OF_MEMORY);
   }
-  char *raw = total >= CACHE_MIN_BYTES ? cache_take(total) : NULL;
+  char *raw = NULL;
+  if (total >= CACHE_MIN_BYTES) {
+    size_t rounded;
+    int cls = cache_class(total, &rounded);
+    if (cls >= 0) {
+      total = rounded;
+      raw = cache_take(cls, total);
+    }
+  }
   if (!raw)
     raw = malloc(total);
   if (!raw) {
