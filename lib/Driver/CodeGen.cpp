@@ -1,6 +1,7 @@
 //===- CodeGen.cpp - LLVM dialect -> object file -> shared object ---------===//
 
 #include "onnxc/Driver/CodeGen.h"
+#include "onnxc/Transforms/Passes.h"
 
 #include "onnxc/Conversion/RuntimeChecks.h"
 
@@ -221,6 +222,23 @@ mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   }
   b.CreateCall(target, args);
   b.CreateRetVoid();
+
+  // void onnxc_model_init(void): the weight-only work of
+  // onnxc-hoist-constants, which the runtime runs once (empty without it).
+  auto *initType =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(llvmContext), {}, false);
+  llvm::Function *initFn =
+      llvm::Function::Create(initType, llvm::GlobalValue::ExternalLinkage,
+                             "onnxc_model_init", *llvmModule);
+  llvm::IRBuilder<> ib(llvm::BasicBlock::Create(llvmContext, "entry", initFn));
+  if (llvm::Function *hoisted = llvmModule->getFunction(kInitFunctionName)) {
+    if (hoisted->arg_size() != 0) {
+      module.emitError() << kInitFunctionName << " takes arguments";
+      return nullptr;
+    }
+    ib.CreateCall(hoisted, {});
+  }
+  ib.CreateRetVoid();
   return llvmModule;
 }
 

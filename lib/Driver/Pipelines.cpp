@@ -75,6 +75,10 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   if (vectorize) {
     pm.addNestedPass<func::FuncOp>(createConvToMatmul());
     pm.addPass(createCanonicalizerPass());
+  }
+  pm.addPass(createHoistConstants());
+  pm.addPass(createCanonicalizerPass());
+  if (vectorize) {
     pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());

@@ -33,6 +33,9 @@
 extern const char onnxc_model_signature[];
 extern const char onnxc_model_messages[];
 extern void onnxc_model_entry(void **args);
+/* Computes the model's weight-only tensors into its globals (see
+ * onnxc-hoist-constants); call_entry runs it once, before the first run. */
+extern void onnxc_model_init(void);
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -146,6 +149,7 @@ __attribute__((destructor)) static void free_cache(void) {
 }
 
 typedef struct run_context {
+  int holds_init_lock; /* inside onnxc_model_init (see call_entry) */
   jmp_buf jump;
   onnxc_status status;
   alloc_header buffers; /* sentinel */
@@ -267,6 +271,9 @@ __attribute__((noreturn)) void onnxc_rt_fail(int32_t message, int64_t v0,
   abort_run(ONNXC_ERROR_RUNTIME);
 }
 
+static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_init_done;
+
 /* Runs the generated code; on a failed check or allocation, frees every
  * buffer of the run and returns the status. */
 static onnxc_status call_entry(run_context *run, void **args) {
@@ -274,10 +281,25 @@ static onnxc_status call_entry(run_context *run, void **args) {
   run->buffers.prev = run->buffers.next = &run->buffers;
   run->status = ONNXC_OK;
   g_run = run;
+  run->holds_init_lock = 0;
   if (setjmp(run->jump)) {
+    if (run->holds_init_lock) { /* the init failed: the next run retries */
+      run->holds_init_lock = 0;
+      pthread_mutex_unlock(&g_init_lock);
+    }
     g_run = outer;
     release_all(run);
     return run->status;
+  }
+  if (!__atomic_load_n(&g_init_done, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&g_init_lock);
+    run->holds_init_lock = 1;
+    if (!g_init_done) {
+      onnxc_model_init();
+      __atomic_store_n(&g_init_done, 1, __ATOMIC_RELEASE);
+    }
+    run->holds_init_lock = 0;
+    pthread_mutex_unlock(&g_init_lock);
   }
   onnxc_model_entry(args);
   g_run = outer;

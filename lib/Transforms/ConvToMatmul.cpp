@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_CONVTOMATMUL
@@ -142,16 +143,22 @@ int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 /// A convolution on static f32 tensors with batch 1: the forms rewritten
 /// here.
-bool isStaticF32Batch1(linalg::LinalgOp conv) {
-  if (!conv.hasPureTensorSemantics())
+/// A linalg op on static f32 tensors only.
+bool isStaticF32(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics())
     return false;
-  for (Value v : conv->getOperands()) {
+  for (Value v : op->getOperands()) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
       return false;
   }
-  return cast<RankedTensorType>(conv->getOperand(0).getType()).getDimSize(0) ==
-         1;
+  return true;
+}
+
+bool isStaticF32Batch1(linalg::LinalgOp conv) {
+  return isStaticF32(conv) &&
+         cast<RankedTensorType>(conv->getOperand(0).getType()).getDimSize(0) ==
+             1;
 }
 
 SmallVector<int64_t> attrValues(DenseIntElementsAttr a) {
@@ -599,6 +606,82 @@ LogicalResult rewriteDepthwise(RewriterBase &rewriter,
   return success();
 }
 
+/// Whether `v` is computed from constants only (a weight, or work on
+/// weights that onnxc-hoist-constants then runs once).
+bool derivesFromConstants(Value v) {
+  SmallVector<Value> stack{v};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!stack.empty()) {
+    Operation *def = stack.pop_back_val().getDefiningOp();
+    if (!def || !isMemoryEffectFree(def) || def->getNumRegions() > 1)
+      return false;
+    if (!seen.insert(def).second)
+      continue;
+    llvm::append_range(stack, def->getOperands());
+  }
+  return true;
+}
+
+/// A matmul that reads B as N x K (Gemm's transB) or A as K x M (transA)
+/// gets that operand transposed first, so that the register tiles read
+/// rows of B (and columns of A) contiguously instead of gathering them.
+/// A weight's transpose runs once (onnxc-hoist-constants); a transpose of
+/// a value computed at run time only where the matmul reuses it enough
+/// (the other operand has 8 rows or columns or more).
+LogicalResult rewriteTransposedMatmul(RewriterBase &rewriter,
+                                      linalg::MatmulOp mm) {
+  if (!isStaticF32(mm) || !mm.hasUserDefinedMaps())
+    return failure();
+  MLIRContext *ctx = rewriter.getContext();
+  auto map = [&](ArrayRef<unsigned> dims) {
+    SmallVector<AffineExpr> exprs;
+    for (unsigned d : dims)
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    return AffineMap::get(3, 0, exprs, ctx);
+  };
+  SmallVector<AffineMap> maps = mm.getIndexingMapsArray();
+  if (maps[2] != map({0, 1}))
+    return failure();
+  bool transA = maps[0] == map({2, 0}), transB = maps[1] == map({1, 2});
+  if ((!transA && maps[0] != map({0, 2})) || (!transB && maps[1] != map({2, 1})))
+    return failure();
+  Value a = mm.getInputs()[0], b = mm.getInputs()[1];
+  auto outType = cast<RankedTensorType>(mm.getOutputs()[0].getType());
+  int64_t m = outType.getDimSize(0), n = outType.getDimSize(1);
+  auto worth = [&](Value v, int64_t reuse) {
+    return derivesFromConstants(v) || reuse >= 8;
+  };
+  transA = transA && worth(a, n);
+  transB = transB && worth(b, m);
+  if (!transA && !transB)
+    return failure();
+  Location loc = mm.getLoc();
+  rewriter.setInsertionPoint(mm);
+  auto transpose = [&](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    Value empty = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
+        type.getElementType());
+    return linalg::TransposeOp::create(rewriter, loc, v, empty,
+                                       ArrayRef<int64_t>{1, 0})
+        .getResult()[0];
+  };
+  if (transA) {
+    a = transpose(a);
+    maps[0] = map({0, 2});
+  }
+  if (transB) {
+    b = transpose(b);
+    maps[1] = map({2, 1});
+  }
+  auto replacement = linalg::MatmulOp::create(
+      rewriter, loc, TypeRange{outType}, ValueRange{a, b}, mm.getOutputs());
+  if (maps[0] != map({0, 2}) || maps[1] != map({2, 1}))
+    replacement.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  rewriter.replaceOp(mm, replacement.getResults());
+  return success();
+}
+
 } // namespace
 
 namespace {
@@ -609,7 +692,7 @@ struct ConvToMatmulPass
     SmallVector<Operation *> convs;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
-              linalg::DepthwiseConv2DNchwChwOp>(op))
+              linalg::DepthwiseConv2DNchwChwOp, linalg::MatmulOp>(op))
         convs.push_back(op);
     });
     // Other forms stay as they are.
@@ -618,6 +701,8 @@ struct ConvToMatmulPass
         (void)rewriteConv(rewriter, conv);
       else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
         (void)rewriteGroupedConv(rewriter, grouped);
+      else if (auto mm = dyn_cast<linalg::MatmulOp>(op))
+        (void)rewriteTransposedMatmul(rewriter, mm);
       else
         (void)rewriteDepthwise(rewriter, cast<linalg::DepthwiseConv2DNchwChwOp>(op));
     }

@@ -171,3 +171,46 @@ func.func @depthwise_stride2(%x: tensor<1x3x7x7xf32>, %w: tensor<3x3x3xf32>,
          outs(%init : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
   return %r : tensor<1x3x3x3xf32>
 }
+
+// A matmul reading a weight as N x K (Gemm's transB) gets it transposed to
+// K x N first (a weight-only op, run once after onnxc-hoist-constants), and
+// becomes a matmul with the default maps.
+// CHECK-LABEL: func.func @gemm_trans_b
+// CHECK: %[[BT:.*]] = linalg.transpose ins(%{{.*}} : tensor<16x8xf32>) outs(%{{.*}} : tensor<8x16xf32>) permutation = [1, 0]
+// CHECK: linalg.matmul ins(%arg0, %[[BT]] : tensor<1x8xf32>, tensor<8x16xf32>) outs(%arg1 : tensor<1x16xf32>)
+func.func @gemm_trans_b(%x: tensor<1x8xf32>, %init: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %w = arith.constant dense<1.0> : tensor<16x8xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+         ins(%x, %w : tensor<1x8xf32>, tensor<16x8xf32>)
+         outs(%init : tensor<1x16xf32>) -> tensor<1x16xf32>
+  return %r : tensor<1x16xf32>
+}
+
+// A B computed at run time is transposed only when enough rows of A reuse
+// it: with one row the transpose would cost as much as the matmul.
+// CHECK-LABEL: func.func @runtime_trans_b
+// CHECK: %[[BT:.*]] = linalg.transpose ins(%arg1 : tensor<16x8xf32>)
+// CHECK: linalg.matmul ins(%arg0, %[[BT]] : tensor<8x8xf32>, tensor<8x16xf32>)
+// CHECK-LABEL: func.func @runtime_trans_b_one_row
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.matmul indexing_maps
+func.func @runtime_trans_b(%x: tensor<8x8xf32>, %w: tensor<16x8xf32>,
+                           %init: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+         ins(%x, %w : tensor<8x8xf32>, tensor<16x8xf32>)
+         outs(%init : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %r : tensor<8x16xf32>
+}
+func.func @runtime_trans_b_one_row(%x: tensor<1x8xf32>, %w: tensor<16x8xf32>,
+                                   %init: tensor<1x16xf32>) -> tensor<1x16xf32> {
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                      affine_map<(m, n, k) -> (n, k)>,
+                                      affine_map<(m, n, k) -> (m, n)>]
+         ins(%x, %w : tensor<1x8xf32>, tensor<16x8xf32>)
+         outs(%init : tensor<1x16xf32>) -> tensor<1x16xf32>
+  return %r : tensor<1x16xf32>
+}

@@ -8,6 +8,10 @@
 
 namespace mlir::onnxc {
 
+/// The function onnxc-hoist-constants creates; the runtime calls it (through
+/// onnxc_model_init) once, before the model's first run.
+inline constexpr llvm::StringLiteral kInitFunctionName = "__onnxc_init";
+
 #define GEN_PASS_DECL
 #include "onnxc/Transforms/Passes.h.inc"
 

@@ -44,7 +44,8 @@ def FuseElementwise : Pass<"onnxc-fuse-elementwise", "func::FuncOp"> {
 }
 
 def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
-  let summary = "2-D convolutions as sums of matmuls, one per kernel position";
+  let summary = "2-D convolutions as sums of matmuls, one per kernel "
+                "position; matmuls with transposed operands in plain layout";
   let description = [{
     Runs on tensors, before onnxc-tile-and-vectorize. A static f32
     linalg.conv_2d_nchw_fchw of batch 1 becomes, for each block of 64
@@ -67,11 +68,36 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
     the input and the filter columns, summing the products in its body:
     over C x flattened positions with stride 1; with other strides over
     C x OH x OW, reading the input's column phases (copied out once).
+
+    A linalg.matmul that reads B as N x K (Gemm's transB) or A as K x M
+    gets that operand transposed first, when it is a weight (the transpose
+    then runs once, see onnxc-hoist-constants) or when the other operand
+    has 8 or more rows (columns), so that register tiles read contiguously.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
+}
+
+def HoistConstants : Pass<"onnxc-hoist-constants", "ModuleOp"> {
+  let summary = "Compute the entry function's weight-only tensors once";
+  let description = [{
+    Runs on tensors. The ops of the entry function (the one with
+    llvm.emit_c_interface) whose operands all come from constants, and that
+    compute something (not only a constant, an empty tensor or a view of
+    one), move into a private function `__onnxc_init`. The runtime calls it
+    once, before the model's first run. Each of their results that other
+    ops still use (static shapes only) is stored there into a private
+    memref.global of its own (bufferization.materialize_in_destination);
+    the entry function reads it back with a restrict
+    bufferization.to_tensor of the global. So ConstantOfShape fills, the
+    filter transposes of onnxc-conv-to-matmul and BatchNormalization's
+    scale and shift run once per process instead of once per run, at the
+    cost of memory holding their results.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {

@@ -1,0 +1,44 @@
+// RUN: onnx-mlir-opt %s --onnxc-hoist-constants | FileCheck %s
+
+// The filter transpose and the fill (ConstantOfShape) read only constants:
+// they move into __onnxc_init, which stores the results the entry function
+// uses into globals; the entry function reads the globals. The matmul,
+// which reads the argument, stays, and so does the fill of its
+// accumulator (written in place, it would be a copy of a global).
+// CHECK: memref.global "private" @__onnxc_constant_0 : memref<4x8xf32> {alignment = 64 : i64}
+// CHECK: memref.global "private" @__onnxc_constant_1 : memref<8x4xf32> {alignment = 64 : i64}
+// CHECK-LABEL: func.func private @__onnxc_init()
+// CHECK:   %[[W:.*]] = arith.constant dense<{{.*}}> : tensor<8x4xf32>
+// CHECK:   %[[T:.*]] = linalg.transpose ins(%[[W]] : tensor<8x4xf32>)
+// CHECK:   %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<8x4xf32>)
+// CHECK:   %[[G0:.*]] = memref.get_global @__onnxc_constant_0 : memref<4x8xf32>
+// CHECK:   bufferization.materialize_in_destination %[[T]] in restrict writable %[[G0]]
+// CHECK:   %[[G1:.*]] = memref.get_global @__onnxc_constant_1 : memref<8x4xf32>
+// CHECK:   bufferization.materialize_in_destination %[[F]] in restrict writable %[[G1]]
+// CHECK:   return
+// CHECK-LABEL: func.func @main
+// CHECK-DAG: %[[R0:.*]] = memref.get_global @__onnxc_constant_0
+// CHECK-DAG: %[[T0:.*]] = bufferization.to_tensor %[[R0]] restrict
+// CHECK-DAG: %[[R1:.*]] = memref.get_global @__onnxc_constant_1
+// CHECK-DAG: %[[T1:.*]] = bufferization.to_tensor %[[R1]] restrict
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x8xf32>)
+// CHECK: linalg.matmul ins(%arg0, %[[T0]] : tensor<2x4xf32>, tensor<4x8xf32>) outs(%[[ACC]] : tensor<2x8xf32>)
+// CHECK: linalg.add ins(%{{.*}}, %[[T1]]
+func.func @main(%x: tensor<2x4xf32>, %y: tensor<8x4xf32>) -> (tensor<2x8xf32>, tensor<8x4xf32>) attributes {llvm.emit_c_interface} {
+  %w = arith.constant dense<[[1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0],
+                             [1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0],
+                             [1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0],
+                             [1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0]]> : tensor<8x4xf32>
+  %e = tensor.empty() : tensor<4x8xf32>
+  %wt = linalg.transpose ins(%w : tensor<8x4xf32>) outs(%e : tensor<4x8xf32>) permutation = [1, 0]
+  %zero = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<2x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r = linalg.matmul ins(%x, %wt : tensor<2x4xf32>, tensor<4x8xf32>) outs(%acc : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %two = arith.constant 2.0 : f32
+  %e3 = tensor.empty() : tensor<8x4xf32>
+  %c = linalg.fill ins(%two : f32) outs(%e3 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %s = linalg.add ins(%y, %c : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e3 : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %r, %s : tensor<2x8xf32>, tensor<8x4xf32>
+}
