@@ -236,6 +236,7 @@ mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
       module.emitError() << kInitFunctionName << " takes arguments";
       return nullptr;
     }
+    hoisted->setLinkage(llvm::GlobalValue::InternalLinkage);
     ib.CreateCall(hoisted, {});
   }
   ib.CreateRetVoid();

@@ -111,6 +111,8 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
+  if (vectorize)
+    pm.addPass(createOutlineParallelLoops());
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
   // bf16 arithmetic runs in f32; the bf16 <-> f32 conversions become bit
@@ -145,6 +147,8 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // Vector lowerings leave ub.poison (undefined lanes).
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  if (vectorize)
+    pm.addPass(createDispatchParallelCalls());
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -117,13 +117,14 @@ struct ConvInit {
               int64_t fb, int64_t width) const {
     auto type = RankedTensorType::get({fb, width}, b.getF32Type());
     auto one = b.getIndexAttr(1);
+    // The block of `into` (written in place: no buffer per block).
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, type, into, ArrayRef<OpFoldResult>{fi, pi},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(fb), b.getIndexAttr(width)},
+        ArrayRef<OpFoldResult>{one, one});
     if (tensor)
-      return tensor::ExtractSliceOp::create(
-          b, loc, type, into, ArrayRef<OpFoldResult>{fi, pi},
-          ArrayRef<OpFoldResult>{b.getIndexAttr(fb), b.getIndexAttr(width)},
-          ArrayRef<OpFoldResult>{one, one});
-    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                          type.getElementType());
+      return slice;
+    Value empty = slice;
     if (scalar)
       return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
     Value biasBlock = tensor::ExtractSliceOp::create(
@@ -326,6 +327,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
                 scf::YieldOp::create(b, l,
                                      emitBlock(b, l, fi, pi, nb, pArgs[0]));
               });
+          positionLoop->setAttr(onnxc::kParallelAttrName, b.getUnitAttr());
           current = positionLoop.getResult(0);
         }
         if (tail > 0)
@@ -334,6 +336,8 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
               tail, current);
         scf::YieldOp::create(b, l, current);
       });
+  // Blocks are independent: onnxc-outline-parallel-loops may spread them.
+  filterLoop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
   acc = filterLoop.getResult(0);
 
   // Back to 1 x F x OH x OW.

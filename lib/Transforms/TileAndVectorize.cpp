@@ -178,10 +178,16 @@ struct TileAndVectorizePass
       if (!isConstantIntValue(sizes[d], 0))
         tiledDims.push_back(d);
     SmallVector<scf::ForOp> peel;
-    for (auto [d, loop] : llvm::zip(tiledDims, tiled->loops))
-      if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
-        if (level == 0 || d != kDim)
-          peel.push_back(forOp);
+    for (auto [d, loop] : llvm::zip(tiledDims, tiled->loops)) {
+      auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+      if (!forOp)
+        continue;
+      if (level == 0 || d != kDim)
+        peel.push_back(forOp);
+      // The cache tiles of the batch, m and n dims are independent.
+      if (level == 0 && !llvm::is_contained(dims.k, d))
+        forOp->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
+    }
     linalg::peelLoops(rewriter, peel);
     return success();
   }
@@ -288,6 +294,8 @@ struct TileAndVectorizePass
       return success(); // Stays a scalar loop nest.
     rewriter.replaceOp(op, tiled->replacements);
     tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
+    for (LoopLikeOpInterface loop : tiled->loops)
+      loop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
     if (!tiled->loops.empty())
       if (auto innerLoop =
               dyn_cast<scf::ForOp>(tiled->loops.back().getOperation()))

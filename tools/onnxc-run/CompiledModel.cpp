@@ -44,6 +44,13 @@ static bool resolve(void *handle, const char *symbol, Fn &fn,
 
 static std::string str(const char *s) { return s ? s : ""; }
 
+bool CompiledModel::setNumThreads(int threads) const {
+  if (!setThreads)
+    return false;
+  setThreads(threads);
+  return true;
+}
+
 bool CompiledModel::load(const std::string &path, std::string &error) {
   // A bare file name would make dlopen search the library path.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
@@ -69,6 +76,8 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
       !resolve(handle, "onnxc_free_outputs", freeOutputs, error) ||
       !resolve(handle, "onnxc_last_error", lastError, error))
     return false;
+  setThreads = reinterpret_cast<decltype(setThreads)>(
+      dlsym(handle, "onnxc_set_num_threads"));
   int version = apiVersion();
   if (version != ONNXC_API_VERSION) {
     error = "the library implements onnxc API version " +

@@ -59,6 +59,10 @@ public:
   const std::vector<ValueInfo> &inputs() const { return inputs_; }
   const std::vector<ValueInfo> &outputs() const { return outputs_; }
 
+  /// Sets the library's intra-op thread count (onnxc_set_num_threads);
+  /// false when the library does not export it.
+  bool setNumThreads(int threads) const;
+
   /// Runs the model; on failure returns the status with `error` set to the
   /// library's onnxc_last_error() (read on the calling thread).
   onnxc_status run(const std::vector<onnxc_tensor> &inputs, OutputSet &outputs,
@@ -84,6 +88,7 @@ private:
   decltype(&onnxc_run) runFn = nullptr;
   decltype(&onnxc_free_outputs) freeOutputs = nullptr;
   decltype(&onnxc_last_error) lastError = nullptr;
+  decltype(&onnxc_set_num_threads) setThreads = nullptr; // optional
 };
 
 } // namespace onnxc::runner

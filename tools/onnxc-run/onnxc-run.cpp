@@ -3,7 +3,8 @@
 // onnxc-run MODEL.so [--input NAME=FILE]... [--inputs DIR]
 //           [--expected NAME=FILE]... [--expected-dir DIR] [--rtol R]
 //           [--atol A] [--save-outputs DIR] [--iterations N] [--warmup N]
-//           [--threads T] [--random-inputs [--seed S]] [--ramp-inputs]
+//           [--threads T] [--concurrency C] [--random-inputs [--seed S]]
+//           [--ramp-inputs]
 //           [--dim NAME=VALUE]... [--check-determinism]
 //
 // Loads a model library with dlopen, binds its inputs (from .npy or
@@ -81,9 +82,12 @@ const char *usageText =
     "  --iterations N          time N more runs (after --warmup runs)\n"
     "  --warmup N              untimed runs before the timed ones (default "
     "0)\n"
-    "  --threads T             run the iterations from T threads at once; "
+    "  --threads T             intra-op threads of the model (its\n"
+    "                          onnxc_set_num_threads; default: the library's,\n"
+    "                          ONNXC_NUM_THREADS or the available cores)\n"
+    "  --concurrency C         run the iterations from C threads at once; "
     "each\n"
-    "                          thread's outputs must equal the first run's\n"
+    "                          caller's outputs must equal the first run's\n"
     "\n"
     "Exit status: 0 success, 1 an output differs, 2 usage/load/run error.\n";
 
@@ -92,7 +96,8 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> inputs, expected;
   std::string inputsDir, expectedDir, saveDir;
   double rtol = 1e-3, atol = 1e-7;
-  int iterations = 0, warmup = 0, threads = 1;
+  int iterations = 0, warmup = 0, concurrency = 1;
+  int threads = 0; // intra-op; 0: the library's default
   bool randomInputs = false, rampInputs = false, checkDeterminism = false;
   int printValues = 0;
   uint64_t seed = 0;
@@ -154,7 +159,7 @@ Options parseOptions(int argc, char **argv) {
       "--input",  "--inputs",  "--expected",     "--expected-dir",
       "--rtol",   "--atol",    "--save-outputs", "--iterations",
       "--warmup", "--threads", "--seed",         "--dim",
-      "--print-outputs"};
+      "--print-outputs", "--concurrency"};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -219,6 +224,8 @@ Options parseOptions(int argc, char **argv) {
       o.printValues = parseCount(arg, value, 0);
     else if (arg == "--threads")
       o.threads = parseCount(arg, value, 1);
+    else if (arg == "--concurrency")
+      o.concurrency = parseCount(arg, value, 1);
     else if (arg == "--seed") {
       char *end = nullptr;
       errno = 0;
@@ -238,7 +245,7 @@ Options parseOptions(int argc, char **argv) {
     usageError("no model library given");
   if (o.randomInputs && o.rampInputs)
     usageError("--random-inputs and --ramp-inputs exclude each other");
-  if (o.threads > 1 && o.iterations == 0)
+  if (o.concurrency > 1 && o.iterations == 0)
     o.iterations = 1;
   return o;
 }
@@ -623,12 +630,13 @@ void saveOutputs(const CompiledModel &model,
   }
 }
 
-/// Runs warmup + iterations from `threads` threads and prints the latencies.
+/// Runs warmup + iterations from `concurrency` threads and prints the
+/// latencies.
 /// Returns the exit code of this phase.
 int timeRuns(const CompiledModel &model,
              const std::vector<onnxc_tensor> &inputs,
              const std::vector<HostTensor> &reference, const Options &options) {
-  int threads = options.threads;
+  int threads = options.concurrency;
   std::vector<std::vector<double>> latencies(threads);
   std::vector<std::string> errors(threads), differences(threads);
   std::atomic<int> ready{0};
@@ -707,7 +715,7 @@ int timeRuns(const CompiledModel &model,
   mean /= double(n);
   std::printf("latency: min %s ms, median %s ms\n",
               formatMs(all.front()).c_str(), formatMs(median).c_str());
-  std::printf("mean %s ms, max %s ms over %zu runs (%d thread%s x %d "
+  std::printf("mean %s ms, max %s ms over %zu runs (%d caller%s x %d "
               "iterations, %d warmup)\n",
               formatMs(mean).c_str(), formatMs(all.back()).c_str(), n, threads,
               threads == 1 ? "" : "s", options.iterations, options.warmup);
@@ -804,6 +812,9 @@ int main(int argc, char **argv) {
   }
   if (!model.load(options.model, error))
     fatal("cannot load " + options.model + ": " + error);
+  if (options.threads > 0 && !model.setNumThreads(options.threads))
+    fatal("--threads: " + options.model +
+          " does not export onnxc_set_num_threads");
 
   std::vector<std::string> sources;
   std::vector<HostTensor> inputs = bindInputs(model, options, sources);

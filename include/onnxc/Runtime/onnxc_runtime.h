@@ -84,6 +84,15 @@ onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
                        onnxc_tensor **outputs, size_t *num_outputs);
 void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs);
 
+/* Intra-op threads: how many threads (the calling one included) one run
+ * may use for its parallel loops. The default is ONNXC_NUM_THREADS when
+ * that is set to a number >= 1, else the number of CPUs the process may run
+ * on. 1 runs everything on the calling thread. onnxc_set_num_threads(n)
+ * with n >= 1 sets it for every later run in the process and returns the
+ * previous value; n <= 0 only returns the current value. */
+int onnxc_set_num_threads(int n);
+int onnxc_get_num_threads(void);
+
 /* The message of the last failed call on the calling thread ("" if none). */
 const char *onnxc_last_error(void);
 

@@ -12,6 +12,11 @@ namespace mlir::onnxc {
 /// onnxc_model_init) once, before the model's first run.
 inline constexpr llvm::StringLiteral kInitFunctionName = "__onnxc_init";
 
+/// Marks an scf.for whose iterations are independent (tiles of a result,
+/// each written by one iteration): onnxc-outline-parallel-loops may run
+/// them on several threads.
+inline constexpr llvm::StringLiteral kParallelAttrName = "onnxc.parallel";
+
 #define GEN_PASS_DECL
 #include "onnxc/Transforms/Passes.h.inc"
 

@@ -100,6 +100,40 @@ def HoistConstants : Pass<"onnxc-hoist-constants", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def OutlineParallelLoops : Pass<"onnxc-outline-parallel-loops", "ModuleOp"> {
+  let summary = "Outline the outermost parallel tile loops for the thread pool";
+  let description = [{
+    Runs on memrefs, before SCF to CF. The outermost scf.for marked
+    `onnxc.parallel` (by onnxc-conv-to-matmul and onnxc-tile-and-vectorize:
+    independent tiles) whose trip count is not a static 0 or 1 and whose
+    body neither allocates, frees nor calls anything (the run-time checks
+    and allocations need the calling thread's run context) becomes a
+    private function `__onnxc_parallel_N(begin, end, captured...)` running
+    iterations [begin, end), and the loop a call of it over
+    [0, trip count). Constants used in the body are rebuilt inside. A loop
+    whose estimated work (operations executed, nested loops counted by
+    their trip counts) is below `min-work` stays serial, and so do the
+    loops inside it. The marks are removed.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"20000",
+           "Estimated operations a loop must execute to be run in parallel">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def DispatchParallelCalls : Pass<"onnxc-dispatch-parallel-calls", "ModuleOp"> {
+  let summary = "Run the outlined parallel loops on the runtime's threads";
+  let description = [{
+    Runs on the LLVM dialect. Each call of an `__onnxc_parallel_N` function
+    stores its captured arguments into a struct on the stack and becomes
+    `onnxc_rt_parallel_for(task, &struct, trip count)`, where the task
+    loads them back and runs the iterations it is given.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
   let summary = "Tile f32 contractions for caches and registers, vectorise "
                 "the register tiles";

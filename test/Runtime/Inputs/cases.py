@@ -184,6 +184,35 @@ def declared():
 
 
 @case
+def parallel():
+    # Tiles that onnxc-outline-parallel-loops spreads over the thread pool:
+    # a 3x3 conv (blocks of filters x positions), a depthwise conv, and a
+    # MatMul with a weight (cache tiles).
+    rng = np.random.default_rng(0)
+    w = helper.make_tensor("w", F, [128, 8, 3, 3],
+                           rng.standard_normal((128, 8, 3, 3)).astype(np.float32).ravel())
+    b = helper.make_tensor("b", F, [128], rng.standard_normal(128).astype(np.float32))
+    dw = helper.make_tensor("dw", F, [128, 1, 3, 3],
+                            rng.standard_normal((128, 1, 3, 3)).astype(np.float32).ravel())
+    mw = helper.make_tensor("mw", F, [40, 96],
+                            rng.standard_normal((40, 96)).astype(np.float32).ravel())
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("Conv", ["r", "dw"], ["d"], name="dwconv", group=128,
+                         pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Reshape", ["d", "shape"], ["flat"], name="reshape"),
+        helper.make_node("MatMul", ["flat", "mw"], ["y"], name="matmul"),
+    ]
+    shape = helper.make_tensor("shape", I64, [2], [1280, 40])
+    graph = helper.make_graph(nodes, "g", [vi("x", F, [1, 8, 40, 40])],
+                              [vi("y", F, [1280, 96])], [w, b, dw, mw, shape])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    return m, {}
+
+
+@case
 def api():
     # For Inputs/api_test.c: Z = X + Y, X and Y float[N,3].
     m = model([helper.make_node("Add", ["X", "Y"], ["Z"], name="add")],

@@ -5,7 +5,8 @@
  *   outputs Y = X + 1: float32[N,3], Z = 2 * K: int64[2]
  * It checks its inputs like a compiled model. With -DFAIL_ON_VALUE=V, a run
  * whose X[0,0] equals V fails with ONNXC_ERROR_RUNTIME; with -DNONDETERMINISTIC
- * Y[0,0] counts the runs (to test onnxc-run's thread check).
+ * Y[0,0] counts the runs (to test onnxc-run's thread check); with
+ * -DNO_THREAD_API it lacks onnxc_set_num_threads.
  *
  *===----------------------------------------------------------------------===*/
 #include "onnxc/Runtime/onnxc_runtime.h"
@@ -60,6 +61,18 @@ const char *onnxc_output_dim_name(int i, int a) {
 }
 
 const char *onnxc_last_error(void) { return lastError; }
+
+#ifndef NO_THREAD_API
+/* Intra-op threads: remembered only (this library computes on the caller). */
+static atomic_int numThreads = 1;
+int onnxc_set_num_threads(int n) {
+  int previous = numThreads;
+  if (n >= 1)
+    numThreads = n;
+  return previous;
+}
+int onnxc_get_num_threads(void) { return numThreads; }
+#endif
 
 #ifdef NONDETERMINISTIC
 static atomic_int runs;

@@ -1,0 +1,216 @@
+/*===- onnxc_threads.c - The intra-op thread pool of a compiled model -----===*
+ *
+ * The generated code runs the iterations of its parallel loops (tiles of
+ * matmuls and convolutions, rows of elementwise ops) through
+ * onnxc_rt_parallel_for. The calling thread works too; onnxc_num_threads - 1
+ * workers, started on first use, take iterations from a shared counter.
+ * Loop bodies that run here never allocate and never fail a check (the
+ * compiler runs such loops serially), so they need no run context.
+ *
+ * One parallel loop runs at a time: a caller that finds the pool busy (a
+ * second thread calling onnxc_run at the same time) runs its loop on its
+ * own. The workers spin a little before they sleep, so that the many short
+ * loops of one run do not each pay a wake-up.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#define _GNU_SOURCE
+#include "onnxc/Runtime/onnxc_runtime.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_THREADS 256
+/* Iterations of polling before a worker sleeps, and before the caller
+ * waits for the last workers to finish. */
+#define SPIN_ROUNDS 20000
+
+typedef void (*onnxc_task)(void *ctx, int64_t begin, int64_t end);
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t g_done_cond = PTHREAD_COND_INITIALIZER;
+static pthread_mutex_t g_dispatch = PTHREAD_MUTEX_INITIALIZER;
+
+static int g_num_threads; /* 0: not decided yet */
+static pthread_t g_workers[MAX_THREADS];
+static int g_num_workers;
+static int g_shutdown;
+
+/* The current loop. g_generation changes (under g_lock) when one starts. */
+static onnxc_task g_fn;
+static void *g_ctx;
+static int64_t g_n, g_chunk;
+static int64_t g_next;     /* atomic: next iteration to take */
+static int64_t g_finished; /* atomic: iterations done */
+static unsigned g_generation;
+static int g_helpers;        /* workers 0 .. g_helpers-1 join the loop */
+static int g_active_workers; /* helpers that may still touch the loop */
+
+static int available_cpus(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0)
+      return n;
+  }
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
+static int default_threads(void) {
+  const char *env = getenv("ONNXC_NUM_THREADS");
+  if (env && *env) {
+    char *end;
+    long n = strtol(env, &end, 10);
+    if (*end == '\0' && n >= 1)
+      return n > MAX_THREADS ? MAX_THREADS : (int)n;
+  }
+  int n = available_cpus();
+  return n > MAX_THREADS ? MAX_THREADS : n;
+}
+
+static int current_threads(void) {
+  int n = __atomic_load_n(&g_num_threads, __ATOMIC_ACQUIRE);
+  if (n)
+    return n;
+  pthread_mutex_lock(&g_lock);
+  if (!g_num_threads)
+    __atomic_store_n(&g_num_threads, default_threads(), __ATOMIC_RELEASE);
+  n = g_num_threads;
+  pthread_mutex_unlock(&g_lock);
+  return n;
+}
+
+EXPORT int onnxc_set_num_threads(int n) {
+  int previous = current_threads();
+  if (n >= 1)
+    __atomic_store_n(&g_num_threads, n > MAX_THREADS ? MAX_THREADS : n,
+                     __ATOMIC_RELEASE);
+  return previous;
+}
+
+EXPORT int onnxc_get_num_threads(void) { return current_threads(); }
+
+/* Takes and runs chunks of the current loop until none is left. */
+static void work(onnxc_task fn, void *ctx, int64_t n, int64_t chunk) {
+  for (;;) {
+    int64_t begin = __atomic_fetch_add(&g_next, chunk, __ATOMIC_RELAXED);
+    if (begin >= n)
+      return;
+    int64_t end = begin + chunk < n ? begin + chunk : n;
+    fn(ctx, begin, end);
+    __atomic_fetch_add(&g_finished, end - begin, __ATOMIC_RELEASE);
+  }
+}
+
+static void *worker_main(void *arg) {
+  int id = (int)(intptr_t)arg;
+  unsigned seen = 0;
+  for (;;) {
+    /* Wait for a new loop: spin first, then sleep. */
+    int spins = 0;
+    while (__atomic_load_n(&g_generation, __ATOMIC_ACQUIRE) == seen &&
+           !__atomic_load_n(&g_shutdown, __ATOMIC_ACQUIRE) &&
+           spins < SPIN_ROUNDS) {
+      __builtin_ia32_pause();
+      ++spins;
+    }
+    pthread_mutex_lock(&g_lock);
+    while (g_generation == seen && !g_shutdown)
+      pthread_cond_wait(&g_wake, &g_lock);
+    if (g_shutdown) {
+      pthread_mutex_unlock(&g_lock);
+      return NULL;
+    }
+    seen = g_generation;
+    if (id >= g_helpers) { /* fewer threads wanted than started */
+      pthread_mutex_unlock(&g_lock);
+      continue;
+    }
+    onnxc_task fn = g_fn;
+    void *ctx = g_ctx;
+    int64_t n = g_n, chunk = g_chunk;
+    pthread_mutex_unlock(&g_lock);
+
+    work(fn, ctx, n, chunk);
+
+    pthread_mutex_lock(&g_lock);
+    if (--g_active_workers == 0)
+      pthread_cond_signal(&g_done_cond);
+    pthread_mutex_unlock(&g_lock);
+  }
+}
+
+/* Starts workers up to `wanted` (under g_lock). */
+static void start_workers(int wanted) {
+  while (g_num_workers < wanted) {
+    if (pthread_create(&g_workers[g_num_workers], NULL, worker_main,
+                       (void *)(intptr_t)g_num_workers))
+      break; /* fewer workers: the loops still run */
+    ++g_num_workers;
+  }
+}
+
+void onnxc_rt_parallel_for(onnxc_task fn, void *ctx, int64_t n) {
+  if (n <= 0)
+    return;
+  int threads = current_threads();
+  if (threads <= 1 || n == 1 || pthread_mutex_trylock(&g_dispatch) != 0) {
+    fn(ctx, 0, n);
+    return;
+  }
+  pthread_mutex_lock(&g_lock);
+  start_workers(threads - 1);
+  int helpers = g_num_workers < threads - 1 ? g_num_workers : threads - 1;
+  if (helpers == 0) {
+    pthread_mutex_unlock(&g_lock);
+    pthread_mutex_unlock(&g_dispatch);
+    fn(ctx, 0, n);
+    return;
+  }
+  /* Chunks of about n / (4 x threads) iterations balance the load. */
+  int64_t chunk = n / (4 * (int64_t)threads);
+  g_fn = fn;
+  g_ctx = ctx;
+  g_n = n;
+  g_chunk = chunk > 0 ? chunk : 1;
+  __atomic_store_n(&g_next, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_finished, 0, __ATOMIC_RELAXED);
+  g_helpers = helpers;
+  g_active_workers = helpers;
+  __atomic_store_n(&g_generation, g_generation + 1, __ATOMIC_RELEASE);
+  pthread_cond_broadcast(&g_wake);
+  pthread_mutex_unlock(&g_lock);
+
+  work(fn, ctx, n, g_chunk);
+
+  /* The loop is done when every iteration is, and no worker still holds
+   * this loop's state (the next loop may overwrite it). */
+  int spins = 0;
+  while (__atomic_load_n(&g_finished, __ATOMIC_ACQUIRE) < n &&
+         spins < SPIN_ROUNDS) {
+    __builtin_ia32_pause();
+    ++spins;
+  }
+  pthread_mutex_lock(&g_lock);
+  while (g_active_workers > 0)
+    pthread_cond_wait(&g_done_cond, &g_lock);
+  pthread_mutex_unlock(&g_lock);
+  pthread_mutex_unlock(&g_dispatch);
+}
+
+/* The library's code must not run once it is unloaded: stop the workers. */
+__attribute__((destructor)) static void stop_workers(void) {
+  pthread_mutex_lock(&g_lock);
+  __atomic_store_n(&g_shutdown, 1, __ATOMIC_RELEASE);
+  pthread_cond_broadcast(&g_wake);
+  pthread_mutex_unlock(&g_lock);
+  for (int i = 0; i < g_num_workers; ++i)
+    pthread_join(g_workers[i], NULL);
+  g_num_workers = 0;
+}

@@ -1,0 +1,261 @@
+//===- OutlineParallelLoops.cpp - Tile loops onto the runtime's threads ---===//
+//
+// onnxc-outline-parallel-loops (memrefs, before SCF to CF): the outermost
+// scf.for marked onnxc.parallel whose body cannot call the runtime (no
+// allocation, no deallocation, no call: no run-time check) becomes a
+// function
+//   __onnxc_parallel_N(begin, end, captured values...)
+// running iterations [begin, end) of the loop, and the loop a call of it
+// over [0, trip count).
+//
+// onnxc-dispatch-parallel-calls (LLVM dialect, at the end): each such call
+// stores its captured values (by then memref descriptors are their fields)
+// into a stack struct and calls
+//   onnxc_rt_parallel_for(__onnxc_parallel_N_task, &struct, trip count)
+// whose task loads them back and calls __onnxc_parallel_N on a chunk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_OUTLINEPARALLELLOOPS
+#define GEN_PASS_DEF_DISPATCHPARALLELCALLS
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kOutlinedPrefix = "__onnxc_parallel_";
+constexpr llvm::StringLiteral kParallelForName = "onnxc_rt_parallel_for";
+
+/// Whether the body of `loop` may run on a worker thread: nothing in it
+/// allocates, frees or calls (the runtime's checks and allocations need the
+/// run's context, which only the calling thread has).
+bool runsWithoutRuntime(scf::ForOp loop) {
+  if (loop.getNumResults() != 0)
+    return false;
+  WalkResult result = loop.getBody()->walk([](Operation *op) {
+    if (isa<CallOpInterface, memref::AllocOp, memref::ReallocOp,
+            memref::DeallocOp, bufferization::DeallocOp>(op))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+/// Roughly how many operations a run of `block` executes: nested loops
+/// count their trip count times (16 when unknown).
+int64_t estimateWork(Block &block) {
+  int64_t work = 0;
+  for (Operation &op : block) {
+    int64_t inner = 0;
+    for (Region &region : op.getRegions())
+      for (Block &b : region)
+        inner += estimateWork(b);
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      inner *= trips ? trips->getSExtValue() : 16;
+    }
+    work = std::min<int64_t>(work + 1 + inner, int64_t(1) << 40);
+  }
+  return work;
+}
+
+/// Values that can be rebuilt inside the outlined function instead of
+/// passed to it.
+bool isRematerializable(Value v) {
+  Operation *def = v.getDefiningOp();
+  return def && def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
+         isMemoryEffectFree(def) && def->getNumResults() == 1;
+}
+
+struct OutlineParallelLoopsPass
+    : mlir::onnxc::impl::OutlineParallelLoopsBase<OutlineParallelLoopsPass> {
+  using OutlineParallelLoopsBase::OutlineParallelLoopsBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Outermost candidates first: a loop inside an outlined one stays.
+    SmallVector<scf::ForOp> candidates;
+    module.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
+      if (!loop->hasAttr(onnxc::kParallelAttrName))
+        return WalkResult::advance();
+      std::optional<int64_t> trips = loop.getStaticTripCount()
+                                         ? std::optional<int64_t>(
+                                               loop.getStaticTripCount()
+                                                   ->getSExtValue())
+                                         : std::nullopt;
+      if ((trips && *trips < 2) || !runsWithoutRuntime(loop))
+        return WalkResult::advance(); // an inner loop may still qualify
+      // Too little work to pay for waking the other threads.
+      if (estimateWork(*loop.getBody()) * (trips ? *trips : 16) < minWork)
+        return WalkResult::skip();
+      candidates.push_back(loop);
+      return WalkResult::skip();
+    });
+    unsigned counter = 0;
+    for (scf::ForOp loop : candidates)
+      outline(loop, counter++);
+    // Marks on loops that stay serial have no further use.
+    module.walk([](scf::ForOp loop) {
+      loop->removeAttr(onnxc::kParallelAttrName);
+    });
+  }
+
+  void outline(scf::ForOp loop, unsigned index) {
+    auto func = loop->getParentOfType<func::FuncOp>();
+    ModuleOp module = getOperation();
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    b.setInsertionPoint(func);
+
+    // Captured values: defined above the loop's body and used in it,
+    // constants apart (rebuilt inside); the bounds and step too.
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(loop.getRegion(), above);
+    SmallVector<Value> captured;
+    SmallVector<Value> rebuilt;
+    for (Value v : above)
+      (isRematerializable(v) ? rebuilt : captured).push_back(v);
+    for (Value v : {loop.getLowerBound(), loop.getStep()})
+      if (!llvm::is_contained(captured, v) && !isRematerializable(v))
+        captured.push_back(v);
+
+    SmallVector<Type> argTypes{b.getIndexType(), b.getIndexType()};
+    for (Value v : captured)
+      argTypes.push_back(v.getType());
+    std::string name = (kOutlinedPrefix + Twine(index)).str();
+    auto outlined =
+        func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
+    outlined.setPrivate();
+    Block *entry = outlined.addEntryBlock();
+    OpBuilder ib = OpBuilder::atBlockBegin(entry);
+    IRMapping mapping;
+    for (Value v : rebuilt)
+      mapping.map(v, ib.clone(*v.getDefiningOp())->getResult(0));
+    for (Value v : {loop.getLowerBound(), loop.getStep()})
+      if (isRematerializable(v) && !mapping.contains(v))
+        mapping.map(v, ib.clone(*v.getDefiningOp())->getResult(0));
+    for (auto [v, arg] : llvm::zip(captured, entry->getArguments().drop_front(2)))
+      mapping.map(v, arg);
+    // for i in [begin, end): iv = lb + i * step
+    Value lb = mapping.lookup(loop.getLowerBound());
+    Value step = mapping.lookup(loop.getStep());
+    Value one = arith::ConstantIndexOp::create(ib, loc, 1);
+    auto inner = scf::ForOp::create(ib, loc, entry->getArgument(0),
+                                    entry->getArgument(1), one);
+    {
+      OpBuilder lb2 = OpBuilder::atBlockBegin(inner.getBody());
+      Value iv = arith::AddIOp::create(
+          lb2, loc, lb,
+          arith::MulIOp::create(lb2, loc, inner.getInductionVar(), step));
+      mapping.map(loop.getInductionVar(), iv);
+      for (Operation &op : loop.getBody()->without_terminator())
+        lb2.clone(op, mapping);
+    }
+    func::ReturnOp::create(ib, loc);
+
+    // The loop becomes a call over [0, trip count).
+    b.setInsertionPoint(loop);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value span = arith::SubIOp::create(b, loc, loop.getUpperBound(),
+                                       loop.getLowerBound());
+    Value trips = arith::CeilDivSIOp::create(b, loc, span, loop.getStep());
+    trips = arith::MaxSIOp::create(b, loc, trips, zero);
+    SmallVector<Value> args{zero, trips};
+    llvm::append_range(args, captured);
+    func::CallOp::create(b, loc, outlined, args);
+    loop.erase();
+    (void)module;
+  }
+};
+
+struct DispatchParallelCallsPass
+    : mlir::onnxc::impl::DispatchParallelCallsBase<DispatchParallelCallsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<LLVM::CallOp> calls;
+    module.walk([&](LLVM::CallOp call) {
+      std::optional<StringRef> callee = call.getCallee();
+      if (callee && callee->starts_with(kOutlinedPrefix))
+        calls.push_back(call);
+    });
+    if (calls.empty())
+      return;
+    MLIRContext *ctx = &getContext();
+    OpBuilder b(ctx);
+    auto ptr = LLVM::LLVMPointerType::get(ctx);
+    auto i64 = IntegerType::get(ctx, 64);
+    auto voidType = LLVM::LLVMVoidType::get(ctx);
+    b.setInsertionPointToStart(module.getBody());
+    auto parallelFor = module.lookupSymbol<LLVM::LLVMFuncOp>(kParallelForName);
+    if (!parallelFor)
+      parallelFor = LLVM::LLVMFuncOp::create(
+          b, module.getLoc(), kParallelForName,
+          LLVM::LLVMFunctionType::get(voidType, {ptr, ptr, i64}));
+
+    llvm::StringMap<LLVM::LLVMFuncOp> tasks;
+    for (LLVM::CallOp call : calls) {
+      StringRef callee = *call.getCallee();
+      auto target = module.lookupSymbol<LLVM::LLVMFuncOp>(callee);
+      if (!target || call.getNumOperands() < 2) {
+        call.emitError("malformed parallel call");
+        return signalPassFailure();
+      }
+      target.setLinkage(LLVM::Linkage::Internal);
+      Location loc = call.getLoc();
+      SmallVector<Type> fieldTypes;
+      for (Value v : call.getOperands().drop_front(2))
+        fieldTypes.push_back(v.getType());
+      auto structType = LLVM::LLVMStructType::getLiteral(ctx, fieldTypes);
+
+      // The task: void task(ptr ctx, i64 begin, i64 end).
+      LLVM::LLVMFuncOp &task = tasks[callee];
+      if (!task) {
+        b.setInsertionPointAfter(target);
+        task = LLVM::LLVMFuncOp::create(
+            b, loc, (callee + "_task").str(),
+            LLVM::LLVMFunctionType::get(voidType, {ptr, i64, i64}),
+            LLVM::Linkage::Internal);
+        Block *entry = task.addEntryBlock(b);
+        OpBuilder tb = OpBuilder::atBlockBegin(entry);
+        Value fields = LLVM::LoadOp::create(tb, loc, structType,
+                                            entry->getArgument(0));
+        SmallVector<Value> args{entry->getArgument(1), entry->getArgument(2)};
+        for (unsigned i = 0; i < fieldTypes.size(); ++i)
+          args.push_back(LLVM::ExtractValueOp::create(tb, loc, fields, i));
+        LLVM::CallOp::create(tb, loc, target, args);
+        LLVM::ReturnOp::create(tb, loc, ValueRange{});
+      }
+
+      // At the call: the struct on the stack (allocated once, at the
+      // function's entry), then the dispatch.
+      auto func = call->getParentOfType<LLVM::LLVMFuncOp>();
+      b.setInsertionPointToStart(&func.getBody().front());
+      Value count = LLVM::ConstantOp::create(b, loc, i64, 1);
+      Value slot = LLVM::AllocaOp::create(b, loc, ptr, structType, count, 16);
+      b.setInsertionPoint(call);
+      Value fields = LLVM::UndefOp::create(b, loc, structType);
+      for (auto [i, v] : llvm::enumerate(call.getOperands().drop_front(2)))
+        fields = LLVM::InsertValueOp::create(b, loc, fields, v, i);
+      LLVM::StoreOp::create(b, loc, fields, slot);
+      Value fn = LLVM::AddressOfOp::create(b, loc, ptr, task.getSymName());
+      Value trips = call.getOperand(1);
+      LLVM::CallOp::create(b, loc, parallelFor,
+                           ValueRange{fn, slot, trips});
+      call.erase();
+    }
+  }
+};
+
+} // namespace

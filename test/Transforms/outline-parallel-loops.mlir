@@ -1,0 +1,87 @@
+// RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=0" | FileCheck %s
+// RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=3000" | FileCheck %s --check-prefix=SMALL
+// RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=0" --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts --onnxc-dispatch-parallel-calls | FileCheck %s --check-prefix=LLVM
+
+// The outermost marked loop becomes a function over [begin, end) of its
+// iterations (iv = lb + i * step); the loop becomes a call over [0, trips).
+// The inner marked loop stays inside it; constants are rebuilt there.
+// CHECK-LABEL: func.func private @__onnxc_parallel_0(%arg0: index, %arg1: index, %arg2: memref<64x32xf32>, %arg3: memref<64x32xf32>)
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: scf.for %[[I:.*]] = %arg0 to %arg1 step %c1
+// CHECK:   %[[M:.*]] = arith.muli %[[I]], %[[C2]]
+// CHECK:   %[[IV:.*]] = arith.addi %[[C4]], %[[M]]
+// CHECK:   scf.for
+// CHECK:     memref.load %arg2[%[[IV]], %{{.*}}]
+// CHECK-NOT: onnxc.parallel
+// CHECK-LABEL: func.func @tiles
+// CHECK: %[[SPAN:.*]] = arith.subi %c64, %c4
+// CHECK: %[[TRIPS:.*]] = arith.ceildivsi %[[SPAN]], %c2
+// CHECK: %[[N:.*]] = arith.maxsi %[[TRIPS]], %c0
+// CHECK: call @__onnxc_parallel_0(%{{[a-z0-9_]+}}, %[[N]], %arg0, %arg1)
+// CHECK-NOT: onnxc.parallel
+
+// With a higher minimum of work (the first loop nest executes about
+// 30 x (1 + 32 x 3) operations), the loops stay serial.
+// SMALL-LABEL: func.func @tiles
+// SMALL: scf.for
+// SMALL:   scf.for
+// SMALL-NOT: call @__onnxc_parallel
+// SMALL: return
+
+// The dispatch: the captured descriptors go into a stack struct, and the
+// runtime runs the task on chunks of [0, trips).
+// LLVM: llvm.func @onnxc_rt_parallel_for(!llvm.ptr, !llvm.ptr, i64)
+// LLVM: llvm.func internal @__onnxc_parallel_0_task(%[[CTX:.*]]: !llvm.ptr, %[[B:.*]]: i64, %[[E:.*]]: i64)
+// LLVM:   llvm.load %[[CTX]] : !llvm.ptr -> !llvm.struct<(ptr, ptr, i64, i64, i64, i64, i64, ptr, ptr, i64, i64, i64, i64, i64)>
+// LLVM:   llvm.call @__onnxc_parallel_0(%[[B]], %[[E]],
+// LLVM-LABEL: llvm.func @tiles
+// LLVM: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, i64, i64, i64, i64, i64, ptr, ptr, i64, i64, i64, i64, i64)>
+// LLVM: llvm.store %{{.*}}, %[[SLOT]]
+// LLVM: %[[TASK:.*]] = llvm.mlir.addressof @__onnxc_parallel_0_task
+// LLVM: llvm.call @onnxc_rt_parallel_for(%[[TASK]], %[[SLOT]], %{{.*}})
+// LLVM-NOT: llvm.call @__onnxc_parallel_0(
+func.func @tiles(%a: memref<64x32xf32>, %b: memref<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c4 to %c64 step %c2 {
+    scf.for %j = %c0 to %c32 step %c1 {
+      %v = memref.load %a[%i, %j] : memref<64x32xf32>
+      memref.store %v, %b[%i, %j] : memref<64x32xf32>
+    } {onnxc.parallel}
+  } {onnxc.parallel}
+  return
+}
+
+// A body that allocates (or calls) stays on the calling thread, and so
+// does a loop of one iteration; the inner marked loop of the first is free
+// of allocations and is outlined instead.
+// CHECK-LABEL: func.func @serial
+// CHECK: scf.for
+// CHECK:   memref.alloc
+// CHECK:   call @__onnxc_parallel_{{[0-9]+}}(
+// CHECK: scf.for %{{.*}} = %c0 to %c1 step %c1 {
+// CHECK-NEXT: memref.load
+func.func @serial(%a: memref<64x32xf32>, %b: memref<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %t = memref.alloc() : memref<32xf32>
+    scf.for %j = %c0 to %c32 step %c1 {
+      %v = memref.load %a[%i, %j] : memref<64x32xf32>
+      memref.store %v, %t[%j] : memref<32xf32>
+    } {onnxc.parallel}
+    memref.dealloc %t : memref<32xf32>
+  } {onnxc.parallel}
+  scf.for %i = %c0 to %c1 step %c1 {
+    %v = memref.load %a[%i, %c0] : memref<64x32xf32>
+    memref.store %v, %b[%i, %c0] : memref<64x32xf32>
+  } {onnxc.parallel}
+  return
+}
