@@ -74,7 +74,7 @@ typedef struct alloc_header {
   size_t total; /* the size of the block at raw */
 } alloc_header;
 
-/* Freed blocks of at least CACHE_MIN_BYTES wait here for the next request
+/* Freed blocks of at least CACHE_MIN_BYTES (4 KiB) wait here for the next request
  * of their size class (the next run of the model asks for the same
  * buffers): a fresh block of that size would come from mmap and fault in
  * its pages again on every run. Block sizes are rounded up to classes of
@@ -82,7 +82,7 @@ typedef struct alloc_header {
  * can take each other's blocks; each class is a list linked through the
  * blocks' first bytes. At most CACHE_MAX_BYTES in all; shared by the
  * threads of the process. */
-#define CACHE_MIN_BYTES ((size_t)64 << 10)
+#define CACHE_MIN_BYTES ((size_t)4 << 10)
 #define CACHE_MAX_BYTES ((size_t)1 << 30)
 #define CACHE_CLASSES (4 * 64)
 static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;

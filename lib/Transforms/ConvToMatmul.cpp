@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::onnxc {
@@ -203,8 +204,13 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   int64_t fullBlocks = computed / nb, tail = computed % nb;
   int64_t fb = f % kFilterBlock == 0 ? kFilterBlock : f;
 
-  ConvInit start(rewriter, loc, init, f, oh, ow, row, computed);
-  Value acc = start.whole(rewriter, loc, f, computed);
+  // The accumulator holds whole rows, enough of them for the computed
+  // positions, so that the result is a view of it (rows, then columns)
+  // without a copy.
+  int64_t rows = (computed + row - 1) / row;
+  int64_t width = rows * row;
+  ConvInit start(rewriter, loc, init, f, oh, ow, row, width);
+  Value acc = start.whole(rewriter, loc, f, width);
   // The filter as KH x KW x F x C, so that each kernel position's F x C
   // matrix is contiguous (a weight: constant folding can do this once).
   Value wt = linalg::TransposeOp::create(
@@ -223,10 +229,30 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   // copy per kernel position).
   Value flat, columns;
   if (unitStride) {
-    flat = dropBatch(rewriter, loc, x, /*mergeLast=*/true);
     int64_t needed = computed + (kh - 1) * dh * wp + (kw - 1) * dw;
-    if (needed > hp * wp)
-      flat = zeroPadHigh(rewriter, loc, flat, {0, needed - hp * wp});
+    // The positions past the last row read zeros after the input: when the
+    // input is a zero pad (the conv's padding), it gets more rows at the
+    // bottom; otherwise a zero-padded copy of the flattened input.
+    auto pad = x.getDefiningOp<tensor::PadOp>();
+    int64_t extraRows = (std::max<int64_t>(needed - hp * wp, 0) + wp - 1) / wp;
+    Value padValue = pad ? pad.getConstantPaddingValue() : Value();
+    std::optional<int64_t> bottom =
+        pad ? getConstantIntValue(pad.getMixedHighPad()[2]) : std::nullopt;
+    if (extraRows > 0 && padValue && bottom &&
+        matchPattern(padValue, m_AnyZeroFloat())) {
+      SmallVector<OpFoldResult> high = pad.getMixedHighPad();
+      high[2] = rewriter.getIndexAttr(*bottom + extraRows);
+      SmallVector<int64_t> shape(xType.getShape());
+      shape[2] += extraRows;
+      auto grown = tensor::PadOp::create(
+          rewriter, loc, RankedTensorType::get(shape, f32), pad.getSource(),
+          pad.getMixedLowPad(), high, padValue, pad.getNofold());
+      flat = dropBatch(rewriter, loc, grown.getResult(), /*mergeLast=*/true);
+    } else {
+      flat = dropBatch(rewriter, loc, x, /*mergeLast=*/true);
+      if (needed > hp * wp)
+        flat = zeroPadHigh(rewriter, loc, flat, {0, needed - hp * wp});
+    }
   } else {
     columns = tensor::EmptyOp::create(rewriter, loc,
                                       ArrayRef<int64_t>{kh * kw, c, computed},
@@ -341,17 +367,10 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   acc = filterLoop.getResult(0);
 
   // Back to 1 x F x OH x OW.
-  Value result = acc;
-  if (computed != positions)
-    result = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({f, positions}, f32), result,
-        ArrayRef<OpFoldResult>{zero, zero},
-        ArrayRef<OpFoldResult>{idx(f), idx(positions)},
-        ArrayRef<OpFoldResult>{one, one});
-  result = tensor::ExpandShapeOp::create(
-      rewriter, loc, RankedTensorType::get({f, oh, row}, f32), result,
+  Value result = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({f, rows, row}, f32), acc,
       SmallVector<ReassociationIndices>{{0}, {1, 2}});
-  if (row != ow)
+  if (row != ow || rows != oh)
     result = tensor::ExtractSliceOp::create(
         rewriter, loc, RankedTensorType::get({f, oh, ow}, f32), result,
         ArrayRef<OpFoldResult>{zero, zero, zero},

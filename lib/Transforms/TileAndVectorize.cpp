@@ -74,6 +74,17 @@ struct TileAndVectorizePass
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
 
+    // Pads become a fill and an insert_slice of the padded value: its
+    // producer (vectorised like any elementwise op) can then write into the
+    // padded buffer directly (empty-tensor elimination before
+    // bufferization), instead of a copy of it.
+    {
+      RewritePatternSet patterns(ctx);
+      linalg::populateDecomposePadPatterns(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+
     SmallVector<linalg::LinalgOp> contractions;
     func.walk([&](linalg::LinalgOp op) {
       if (succeeded(getF32Contraction(op)))

@@ -2,18 +2,20 @@
 
 // Stride 1: a loop over the nine kernel positions runs one matmul over a
 // shifted slice of the flattened, padded input (no copy of the input),
-// accumulating into F x positions: OH rows of Wp columns, rounded up to a
-// multiple of 32 (the register tile), so the input gets zero columns at
-// its end. The extra columns are dropped at the end.
+// accumulating into F x positions: OH rows of Wp columns, computed up to a
+// multiple of 32 (the register tile), so the input gets zero columns at its
+// end. The accumulator holds whole rows (6 x 6 here), so that the result is
+// a view of it: the extra rows and columns are dropped by one slice.
 // CHECK-LABEL: func.func @conv3x3
 // CHECK: %[[PADDED:.*]] = tensor.pad %{{.*}} low[0, 0, 0] high[0, 0, 2]
 // CHECK: %[[ROWS0:.*]] = tensor.collapse_shape %[[PADDED]] {{\[}}[0], [1, 2]] : tensor<8x4x6xf32> into tensor<8x24xf32>
-// CHECK: %[[ACC:.*]] = tensor.pad %[[ROWS0]] low[0, 0] high[0, 8]
+// CHECK: %[[ACC:.*]] = tensor.pad %[[ROWS0]] low[0, 0] high[0, 12]
 // CHECK: %[[WT:.*]] = linalg.transpose ins(%arg1 : tensor<8x4x3x3xf32>) {{.*}} permutation = [2, 3, 0, 1]
 // CHECK: %[[FLAT0:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2, 3]] : tensor<1x4x6x6xf32> into tensor<4x36xf32>
 // CHECK: %[[FLAT:.*]] = tensor.pad %[[FLAT0]] low[0, 0] high[0, 10]
 // CHECK: %[[W:.*]] = tensor.collapse_shape %[[WT]] {{\[}}[0, 1], [2], [3]] : tensor<3x3x8x4xf32> into tensor<9x8x4xf32>
-// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c9 step %c1 iter_args(%[[B:.*]] = %[[ACC]]) -> (tensor<8x32xf32>)
+// CHECK: %[[BLOCK:.*]] = tensor.extract_slice %[[ACC]][0, 0] [8, 32] [1, 1]
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %c9 step %c1 iter_args(%[[B:.*]] = %[[BLOCK]]) -> (tensor<8x32xf32>)
 // CHECK:   %[[WK:.*]] = tensor.extract_slice %[[W]][%[[K]], 0, 0] [1, 8, 4] [1, 1, 1] : tensor<9x8x4xf32> to tensor<8x4xf32>
 // CHECK:   %[[R:.*]] = arith.divui %[[K]], %c3
 // CHECK:   %[[Q:.*]] = arith.remui %[[K]], %c3
@@ -21,8 +23,8 @@
 // CHECK:   %[[OFF:.*]] = arith.addi %[[RW]], %[[Q]]
 // CHECK:   %[[XK:.*]] = tensor.extract_slice %[[FLAT]][0, %[[OFF]]] [4, 32] [1, 1]
 // CHECK:   linalg.matmul ins(%[[WK]], %[[XK]] : tensor<8x4xf32>, tensor<4x32xf32>) outs(%[[B]] : tensor<8x32xf32>)
-// CHECK: %[[USED:.*]] = tensor.extract_slice %[[SUM]][0, 0] [8, 24] [1, 1]
-// CHECK: %[[ROWS:.*]] = tensor.expand_shape %[[USED]] {{\[}}[0], [1, 2]] output_shape [8, 4, 6]
+// CHECK: %[[ALL:.*]] = tensor.insert_slice %[[SUM]] into %[[ACC]][0, 0] [8, 32] [1, 1]
+// CHECK: %[[ROWS:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0], [1, 2]] output_shape [8, 6, 6]
 // CHECK: %[[OUT:.*]] = tensor.extract_slice %[[ROWS]][0, 0, 0] [8, 4, 4] [1, 1, 1]
 // CHECK: tensor.expand_shape %[[OUT]] {{\[}}[0, 1], [2], [3]] output_shape [1, 8, 4, 4]
 func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
@@ -47,8 +49,9 @@ func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
 // CHECK: scf.for %[[K:.*]] = %c0 to %c9 step %c1
 // CHECK:   tensor.extract_slice %{{.*}}[%[[K]], 0, 0] [1, 4, 32] [1, 1, 1] : tensor<9x4x32xf32> to tensor<4x32xf32>
 // CHECK:   linalg.matmul {{.*}} -> tensor<8x32xf32>
-// CHECK: tensor.extract_slice %{{.*}}[0, 0] [8, 9] [1, 1]
-// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2, 3]] output_shape [1, 8, 3, 3]
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 11, 3]
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [8, 3, 3] [1, 1, 1]
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3]] output_shape [1, 8, 3, 3]
 func.func @conv3x3_stride2(%x: tensor<1x4x7x7xf32>, %w: tensor<8x4x3x3xf32>,
                            %init: tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32> {
   %r = linalg.conv_2d_nchw_fchw
@@ -83,8 +86,9 @@ func.func @dynamic(%x: tensor<1x4x?x?xf32>, %w: tensor<8x4x3x3xf32>,
 // A bias (a per-filter broadcast) starts each block of the accumulator in
 // cache, instead of a broadcast over the whole output first.
 // CHECK-LABEL: func.func @conv_bias
-// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x32xf32>
-// CHECK: %[[B:.*]] = linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%[[E]] : tensor<8x32xf32>) dimensions = [1]
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x36xf32>
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[E]][0, 0] [8, 32] [1, 1]
+// CHECK: %[[B:.*]] = linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%[[S]] : tensor<8x32xf32>) dimensions = [1]
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[B]]) -> (tensor<8x32xf32>)
 // CHECK:   linalg.matmul
 func.func @conv_bias(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,

@@ -131,3 +131,20 @@ func.func @boolean(%x: tensor<128xi1>, %y: tensor<128xi1>) -> tensor<128xi1> {
   } -> tensor<128xi1>
   return %r : tensor<128xi1>
 }
+
+// A pad becomes a fill of the padded tensor (vectorised as rows like any
+// elementwise op) and an insert_slice of the padded value, whose producer
+// can then write into the padded buffer.
+// CHECK-LABEL: func.func @pad
+// CHECK: %[[F:.*]] = scf.for
+// CHECK:   vector.transfer_write %{{.*}} : vector<1x8xf32>, tensor<4x8xf32>
+// CHECK: tensor.insert_slice %arg0 into %[[F]][1, 2] [2, 4] [1, 1]
+// CHECK-NOT: tensor.pad
+func.func @pad(%x: tensor<2x4xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[1, 2] high[1, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<2x4xf32> to tensor<4x8xf32>
+  return %p : tensor<4x8xf32>
+}
