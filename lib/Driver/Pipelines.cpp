@@ -90,9 +90,6 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   // Inputs belong to the caller: an op that writes to one works on a copy.
   pm.addPass(createReadOnlyArguments());
-  // Ops whose result is inserted into a larger tensor (a pad's interior)
-  // write into it directly.
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
   // Loops over tiles yield their iter_arg: the copies back into the same

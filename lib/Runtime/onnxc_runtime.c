@@ -36,6 +36,9 @@ extern void onnxc_model_entry(void **args);
 /* Computes the model's weight-only tensors into its globals (see
  * onnxc-hoist-constants); call_entry runs it once, before the first run. */
 extern void onnxc_model_init(void);
+/* onnxc_threads.c: idle workers spin while a run is in progress. */
+void onnxc_rt_run_begin(void);
+void onnxc_rt_run_end(void);
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -641,7 +644,9 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     w += descriptor_words(r);
   }
 
+  onnxc_rt_run_begin();
   onnxc_status status = call_entry(run, args);
+  onnxc_rt_run_end();
   if (status != ONNXC_OK) {
     free(words);
     free(args);

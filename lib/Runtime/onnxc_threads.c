@@ -9,8 +9,9 @@
  *
  * One parallel loop runs at a time: a caller that finds the pool busy (a
  * second thread calling onnxc_run at the same time) runs its loop on its
- * own. The workers spin a little before they sleep, so that the many short
- * loops of one run do not each pay a wake-up.
+ * own. While a run is in progress the idle workers spin (as ONNX Runtime's
+ * do), so that its many short loops do not each pay a wake-up; after the
+ * run they spin a little longer, then sleep.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -48,6 +49,7 @@ static int64_t g_n, g_chunk;
 static int64_t g_next;     /* atomic: next iteration to take */
 static int64_t g_finished; /* atomic: iterations done */
 static unsigned g_generation;
+static int g_runs_active; /* atomic: runs in progress (workers keep spinning) */
 static int g_helpers;        /* workers 0 .. g_helpers-1 join the loop */
 static int g_active_workers; /* helpers that may still touch the loop */
 
@@ -112,17 +114,25 @@ static void *worker_main(void *arg) {
   int id = (int)(intptr_t)arg;
   unsigned seen = 0;
   for (;;) {
-    /* Wait for a new loop: spin first, then sleep. */
+    /* Wait for a new loop: spin while a run is in progress (its next loop
+     * comes soon: a sleeping worker would cost a wake-up per loop) and a
+     * little after, then sleep. */
     int spins = 0;
     while (__atomic_load_n(&g_generation, __ATOMIC_ACQUIRE) == seen &&
            !__atomic_load_n(&g_shutdown, __ATOMIC_ACQUIRE) &&
-           spins < SPIN_ROUNDS) {
+           (spins < SPIN_ROUNDS ||
+            __atomic_load_n(&g_runs_active, __ATOMIC_ACQUIRE) > 0)) {
       __builtin_ia32_pause();
       ++spins;
     }
     pthread_mutex_lock(&g_lock);
-    while (g_generation == seen && !g_shutdown)
+    while (g_generation == seen && !g_shutdown &&
+           __atomic_load_n(&g_runs_active, __ATOMIC_ACQUIRE) == 0)
       pthread_cond_wait(&g_wake, &g_lock);
+    if (g_generation == seen && !g_shutdown) { /* a run began: spin again */
+      pthread_mutex_unlock(&g_lock);
+      continue;
+    }
     if (g_shutdown) {
       pthread_mutex_unlock(&g_lock);
       return NULL;
@@ -140,7 +150,7 @@ static void *worker_main(void *arg) {
     work(fn, ctx, n, chunk);
 
     pthread_mutex_lock(&g_lock);
-    if (--g_active_workers == 0)
+    if (__atomic_sub_fetch(&g_active_workers, 1, __ATOMIC_ACQ_REL) == 0)
       pthread_cond_signal(&g_done_cond);
     pthread_mutex_unlock(&g_lock);
   }
@@ -182,7 +192,7 @@ void onnxc_rt_parallel_for(onnxc_task fn, void *ctx, int64_t n) {
   __atomic_store_n(&g_next, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&g_finished, 0, __ATOMIC_RELAXED);
   g_helpers = helpers;
-  g_active_workers = helpers;
+  __atomic_store_n(&g_active_workers, helpers, __ATOMIC_RELEASE);
   __atomic_store_n(&g_generation, g_generation + 1, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&g_wake);
   pthread_mutex_unlock(&g_lock);
@@ -192,16 +202,31 @@ void onnxc_rt_parallel_for(onnxc_task fn, void *ctx, int64_t n) {
   /* The loop is done when every iteration is, and no worker still holds
    * this loop's state (the next loop may overwrite it). */
   int spins = 0;
-  while (__atomic_load_n(&g_finished, __ATOMIC_ACQUIRE) < n &&
-         spins < SPIN_ROUNDS) {
+  while (__atomic_load_n(&g_active_workers, __ATOMIC_ACQUIRE) > 0 &&
+         spins < 50 * SPIN_ROUNDS) {
     __builtin_ia32_pause();
     ++spins;
   }
   pthread_mutex_lock(&g_lock);
-  while (g_active_workers > 0)
+  while (__atomic_load_n(&g_active_workers, __ATOMIC_ACQUIRE) > 0)
     pthread_cond_wait(&g_done_cond, &g_lock);
   pthread_mutex_unlock(&g_lock);
   pthread_mutex_unlock(&g_dispatch);
+}
+
+/* Called around each run: while one is in progress, idle workers spin
+ * instead of sleeping. */
+void onnxc_rt_run_begin(void) {
+  if (__atomic_fetch_add(&g_runs_active, 1, __ATOMIC_ACQ_REL) == 0 &&
+      g_num_workers > 0) {
+    pthread_mutex_lock(&g_lock);
+    pthread_cond_broadcast(&g_wake);
+    pthread_mutex_unlock(&g_lock);
+  }
+}
+
+void onnxc_rt_run_end(void) {
+  __atomic_fetch_sub(&g_runs_active, 1, __ATOMIC_ACQ_REL);
 }
 
 /* The library's code must not run once it is unloaded: stop the workers. */

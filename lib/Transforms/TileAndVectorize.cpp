@@ -74,10 +74,10 @@ struct TileAndVectorizePass
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
 
-    // Pads become a fill and an insert_slice of the padded value: its
-    // producer (vectorised like any elementwise op) can then write into the
-    // padded buffer directly (empty-tensor elimination before
-    // bufferization), instead of a copy of it.
+    // Pads become a fill (vectorised like any elementwise op) and an
+    // insert_slice of the padded value. (MLIR's empty-tensor elimination
+    // could then let the producer write into the padded buffer; its
+    // analysis took minutes on dynamic shapes, so it is not run yet.)
     {
       RewritePatternSet patterns(ctx);
       linalg::populateDecomposePadPatterns(patterns);
@@ -358,9 +358,26 @@ struct TileAndVectorizePass
     // Innermost loops first, so that a hoisted pair can move on outward.
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+    // Loops with dynamic bounds or dynamically shaped slices hold scalar
+    // tiles only; proving their slices equivalent takes minutes of
+    // Presburger arithmetic (a dynamic BERT encoder), so they are left
+    // alone.
+    auto dynamic = [](scf::ForOp forOp) {
+      if (!forOp.getStaticTripCount())
+        return true;
+      WalkResult r = forOp.getBody()->walk([](Operation *op) {
+        for (Type t : op->getResultTypes())
+          if (auto shaped = dyn_cast<ShapedType>(t))
+            if (!shaped.hasStaticShape())
+              return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      return r.wasInterrupted();
+    };
     for (scf::ForOp forOp : loops)
-      hoistLoopInvariantSubsets(rewriter,
-                                cast<LoopLikeOpInterface>(forOp.getOperation()));
+      if (!dynamic(forOp))
+        hoistLoopInvariantSubsets(
+            rewriter, cast<LoopLikeOpInterface>(forOp.getOperation()));
     (void)applyPatternsGreedily(getOperation(), frozen);
   }
 };
