@@ -32,6 +32,16 @@
 
 typedef void (*onnxc_task)(void *ctx, int64_t begin, int64_t end);
 
+/* One round of a spin-wait. Every 256 rounds the thread yields: when the
+ * CPUs are oversubscribed (other processes, more callers than cores), the
+ * thread being waited for may need this one's CPU to make progress. */
+static void spin_pause(int round) {
+  if ((round & 255) == 255)
+    sched_yield();
+  else
+    __builtin_ia32_pause();
+}
+
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t g_wake = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t g_done_cond = PTHREAD_COND_INITIALIZER;
@@ -122,7 +132,7 @@ static void *worker_main(void *arg) {
            !__atomic_load_n(&g_shutdown, __ATOMIC_ACQUIRE) &&
            (spins < SPIN_ROUNDS ||
             __atomic_load_n(&g_runs_active, __ATOMIC_ACQUIRE) > 0)) {
-      __builtin_ia32_pause();
+      spin_pause(spins);
       ++spins;
     }
     pthread_mutex_lock(&g_lock);
@@ -204,7 +214,7 @@ void onnxc_rt_parallel_for(onnxc_task fn, void *ctx, int64_t n) {
   int spins = 0;
   while (__atomic_load_n(&g_active_workers, __ATOMIC_ACQUIRE) > 0 &&
          spins < 50 * SPIN_ROUNDS) {
-    __builtin_ia32_pause();
+    spin_pause(spins);
     ++spins;
   }
   pthread_mutex_lock(&g_lock);
