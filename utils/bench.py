@@ -38,6 +38,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -61,7 +62,7 @@ LIGHT_MODELS = ["resnet50", "densenet121", "inception_v1", "inception_v2",
                 "zfnet512"]
 BUILT_MODELS = ["sgemm_1024", "sgemm_2048", "conv3x3_64", "conv1x1_256",
                 "dwconv3x3_144", "mobilenetv2", "bert_encoder",
-                "bert_encoder_static", "unet_small"]
+                "bert_encoder_static", "unet_small", "resnet50_full"]
 NUMPY_TO_ORT = {"float32": "float32", "int64": "int64", "int32": "int32",
                 "uint8": "uint8", "int8": "int8", "bool": "bool",
                 "float64": "float64"}
@@ -125,16 +126,20 @@ def model_paths(names, work):
 
 
 def compile_model(onnxc, model, so, flags):
-    """(seconds, peak RSS MiB) of `onnxc model -o so flags...`."""
+    """(seconds, peak RSS MiB) of `onnxc model -o so flags...`.
+
+    The peak RSS is the one onnxc reports with --time-stages (VmHWM of its
+    own address space): wait4's ru_maxrss would include this Python
+    process's RSS from before the exec."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([onnxc, model, "-o", so] + flags,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
+    proc = subprocess.run([onnxc, model, "-o", so, "--time-stages"] + flags,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     seconds = time.perf_counter() - t0
-    err = proc.stderr.read().decode(errors="replace")
-    if os.waitstatus_to_exitcode(status) != 0:
+    err = proc.stderr.decode(errors="replace")
+    if proc.returncode != 0:
         raise RuntimeError("onnxc failed: " + err.strip()[-2000:])
-    return seconds, usage.ru_maxrss / 1024.0
+    peak = re.search(r"onnxc: peak RSS (\d+) MiB", err)
+    return seconds, float(peak.group(1)) if peak else float("nan")
 
 
 def make_inputs(model_path, dims, folder):

@@ -19,6 +19,9 @@ to DIR (default build/bench-models) as NAME.onnx:
   bert_encoder_static     the same with seq fixed at 128.
   unet_small              a 3-level UNet (ConvTranspose and Resize upsampling,
                           skip Concats), input [1, 3, 128, 128].
+  resnet50_full           torchvision ResNet-50 v1.5 with all its 25.6 M fp32
+                          weights (102 MB): Conv (no bias) + BatchNormalization
+                          + Relu, stride on the 3x3 conv of each bottleneck.
 
 All use opset 17 (default domain), IR version 8, float32 weights stored as
 initializers with fixed-seed random values scaled (He / 1/sqrt(fan_in)) so
@@ -304,6 +307,40 @@ def unet_small():
     return g, g.model([("input", F32, [1, 3, 128, 128])], [("output", F32, [1, 2, 128, 128])])
 
 
+# -- ResNet-50 with full weights -----------------------------------------
+def resnet50_full():
+    g = GraphBuilder("resnet50_full")
+
+    def conv_bn(x, cin, cout, k, name, stride=1, relu=True):
+        y = g.conv(x, cin, cout, k, f"{name}.conv", stride, bias=False,
+                   gain=2.0 if relu else 1.0)
+        y = g.bn(y, cout, f"{name}.bn")
+        return g.op("Relu", [y], f"{name}.relu") if relu else y
+
+    x = conv_bn("input", 3, 64, 7, "conv1", stride=2)
+    x = g.op("MaxPool", [x], "maxpool", kernel_shape=[3, 3], strides=[2, 2],
+             pads=[1, 1, 1, 1])
+    cin = 64
+    for stage, (width, blocks, stride) in enumerate(
+            [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]):
+        for b in range(blocks):
+            name, s = f"layer{stage + 1}.{b}", (stride if b == 0 else 1)
+            y = conv_bn(x, cin, width, 1, f"{name}.a")
+            y = conv_bn(y, width, width, 3, f"{name}.b", stride=s)
+            y = conv_bn(y, width, 4 * width, 1, f"{name}.c", relu=False)
+            if b == 0:
+                x = conv_bn(x, cin, 4 * width, 1, f"{name}.downsample", stride=s,
+                            relu=False)
+            x = g.op("Relu", [g.op("Add", [x, y], f"{name}.add")], f"{name}.relu")
+            cin = 4 * width
+    x = g.op("GlobalAveragePool", [x], "avgpool")
+    x = g.op("Flatten", [x], "flatten", axis=1)
+    w = g.normal("fc.weight", (1000, 2048), np.sqrt(1.0 / 2048))
+    b = g.normal("fc.bias", (1000,), 0.01)
+    g.op("Gemm", [x, w, b], "fc", "logits", transB=1)
+    return g, g.model([("input", F32, [1, 3, 224, 224])], [("logits", F32, [1, 1000])])
+
+
 MODELS = {
     "sgemm_1024": lambda: sgemm(1024),
     "sgemm_2048": lambda: sgemm(2048),
@@ -314,6 +351,7 @@ MODELS = {
     "bert_encoder": bert_encoder,
     "bert_encoder_static": bert_encoder_static,
     "unet_small": unet_small,
+    "resnet50_full": resnet50_full,
 }
 
 

@@ -125,6 +125,8 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createConvertMathToLibmPass());
+  // Weights reach LLVM as one flat byte array each.
+  pm.addPass(createWeightsAsBytes());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   // Buffers come from the runtime's _mlir_memref_to_llvm_alloc/_free, which

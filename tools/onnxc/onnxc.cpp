@@ -28,9 +28,11 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -89,12 +91,45 @@ llvm::cl::opt<bool> noVectorize(
                    "register tiling, no vectorisation (to compare)"),
     llvm::cl::init(false));
 
+llvm::cl::opt<bool> timeStages(
+    "time-stages",
+    llvm::cl::desc("Print the wall time of each compilation stage and of "
+                   "each pass (as --mlir-timing does), then the peak RSS, "
+                   "to stderr"),
+    llvm::cl::init(false));
+
 llvm::cl::opt<bool> nodeLineTables(
     "node-line-tables",
     llvm::cl::desc("Emit a line table that maps each instruction to its ONNX "
                    "node, as file '<node name>' line 1 (for profilers: "
                    "perf report --sort srcfile)"),
     llvm::cl::init(false));
+
+/// The process's peak resident set in KiB (VmHWM: the high-water mark of
+/// this program's own address space; getrusage's ru_maxrss would include
+/// the RSS of whatever process forked it, from before the exec).
+long peakRSSKiB() {
+  // (/proc files have no size: read them as a stream.)
+  auto status = llvm::MemoryBuffer::getFileAsStream("/proc/self/status");
+  if (!status)
+    return -1;
+  StringRef text = (*status)->getBuffer();
+  size_t at = text.find("VmHWM:");
+  if (at == StringRef::npos)
+    return -1;
+  long kib = -1;
+  text.drop_front(at + 6).trim().consumeInteger(10, kib);
+  return kib;
+}
+
+/// Prints the peak RSS when it goes out of scope (after the timing report).
+struct PeakRSSReport {
+  bool enabled = false;
+  ~PeakRSSReport() {
+    if (enabled)
+      llvm::errs() << "onnxc: peak RSS " << peakRSSKiB() / 1024 << " MiB\n";
+  }
+};
 
 int fail(const llvm::Twine &message) {
   llvm::errs() << "onnxc: error: " << message << "\n";
@@ -107,6 +142,7 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
   llvm::cl::ParseCommandLineOptions(argc, argv, "onnxc: ONNX compiler\n");
   if (optLevel > 3)
     return fail("-O takes 0, 1, 2 or 3");
@@ -154,17 +190,33 @@ int main(int argc, char **argv) {
     return success();
   });
 
+  // --time-stages / --mlir-timing: one timer per stage, with the passes of
+  // each pipeline nested under it.
+  PeakRSSReport peakReport;
+  peakReport.enabled = timeStages;
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  if (timeStages)
+    timing.setEnabled(true);
+  TimingScope rootTimer = timing.getRootScope();
+
   onnxc::ImportOptions options;
   options.onnxShapeInference = !noONNXShapeInference;
-  OwningOpRef<ModuleOp> module =
-      onnxc::importONNXModelFile(&context, inputFile, options);
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope importTimer = rootTimer.nest("import (protobuf -> onnx dialect)");
+    module = onnxc::importONNXModelFile(&context, inputFile, options);
+  }
   if (!module)
     return 1;
 
-  auto runPipeline = [&](function_ref<void(OpPassManager &)> build) {
+  auto runPipeline = [&](StringRef stage,
+                         function_ref<void(OpPassManager &)> build) {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
+    TimingScope stageTimer = rootTimer.nest(stage);
+    pm.enableTiming(stageTimer);
     build(pm);
     return pm.run(*module);
   };
@@ -181,7 +233,7 @@ int main(int argc, char **argv) {
 
   if (emit == EmitStage::ONNX)
     return printModule();
-  if (failed(runPipeline([](OpPassManager &pm) {
+  if (failed(runPipeline("shape inference", [](OpPassManager &pm) {
         pm.addNestedPass<func::FuncOp>(onnxc::createONNXShapeInference());
       })))
     return 1;
@@ -202,13 +254,13 @@ int main(int argc, char **argv) {
   entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                  UnitAttr::get(&context));
 
-  if (failed(runPipeline([](OpPassManager &pm) {
+  if (failed(runPipeline("onnx -> linalg", [](OpPassManager &pm) {
         onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks);
       })))
     return 1;
   if (emit == EmitStage::Linalg)
     return printModule();
-  if (failed(runPipeline([](OpPassManager &pm) {
+  if (failed(runPipeline("linalg -> LLVM dialect", [](OpPassManager &pm) {
         onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize);
         if (nodeLineTables)
           onnxc::buildNodeLineTablesPipeline(pm);
@@ -218,8 +270,12 @@ int main(int argc, char **argv) {
     return printModule();
 
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule = onnxc::translateToLLVMIR(
-      *module, llvmContext, options.entryName, *signature);
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    TimingScope translateTimer = rootTimer.nest("translation to LLVM IR");
+    llvmModule = onnxc::translateToLLVMIR(*module, llvmContext,
+                                          options.entryName, *signature);
+  }
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
   onnxc::CodeGenOptions codegen;
@@ -230,6 +286,7 @@ int main(int argc, char **argv) {
   codegen.arch = march;
   std::string error;
   if (emit == EmitStage::LLVMIR) {
+    TimingScope optTimer = rootTimer.nest("LLVM optimisation");
     if (failed(onnxc::optimizeModule(*llvmModule, codegen, error)))
       return fail(error);
     auto output = openOutputFile(outputFile.empty() ? std::string("-") : outputFile.getValue(), &error);
@@ -250,6 +307,8 @@ int main(int argc, char **argv) {
     objectPath = std::string(tempObject);
   }
   {
+    TimingScope objTimer =
+        rootTimer.nest("LLVM optimisation and object emission");
     auto output = openOutputFile(objectPath, &error);
     if (!output)
       return fail(error);
@@ -260,8 +319,10 @@ int main(int argc, char **argv) {
   }
   if (emit == EmitStage::Obj)
     return 0;
-  LogicalResult linked =
-      onnxc::linkSharedObject(objectPath, outputFile, error);
+  LogicalResult linked = [&] {
+    TimingScope linkTimer = rootTimer.nest("link");
+    return onnxc::linkSharedObject(objectPath, outputFile, error);
+  }();
   llvm::sys::fs::remove(tempObject);
   if (failed(linked))
     return fail(error);

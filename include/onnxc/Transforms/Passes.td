@@ -100,6 +100,27 @@ def HoistConstants : Pass<"onnxc-hoist-constants", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def WeightsAsBytes : Pass<"onnxc-weights-as-bytes", "ModuleOp"> {
+  let summary = "Store initialised memref.globals as flat byte arrays";
+  let description = [{
+    Runs on memrefs, before the conversion to the LLVM dialect. Each
+    memref.global with a static shape and a dense initial value (a
+    dense_resource blob, or a non-splat dense attribute of whole-byte
+    elements) becomes a global of type memref<N x i8> holding the same
+    bytes, aligned to at least 64 bytes; each memref.get_global of it
+    becomes a get_global of the byte global and a memref.view back to the
+    original type.
+
+    The translation to LLVM IR then makes one flat byte array per weight
+    (ConstantDataArray over the raw bytes) instead of one LLVM constant per
+    innermost row of an n-D array, and the object emitter copies its bytes
+    in one piece: a ResNet-50's 3x3 filters had been 2.4 million constants,
+    created, uniqued and destroyed one by one.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def OutlineParallelLoops : Pass<"onnxc-outline-parallel-loops", "ModuleOp"> {
   let summary = "Outline the outermost parallel tile loops for the thread pool";
   let description = [{

@@ -213,6 +213,39 @@ def parallel():
 
 
 @case
+def weights():
+    # Weights of several shapes and element types, each read whole: a large
+    # f32 one (a dense_resource blob), a small f32 one (a dense attribute),
+    # an int32 one and an f64 one. Y* are their sums with the inputs, so a
+    # weight stored in the wrong byte order or shape changes the output.
+    rng = np.random.default_rng(1)
+    big = rng.standard_normal((4, 8, 16)).astype(np.float32)
+    small = rng.standard_normal((8, 16)).astype(np.float32)
+    ints = rng.integers(-1000, 1000, (3, 5)).astype(np.int32)
+    dbl = rng.standard_normal((2, 3, 2))
+    from onnx import numpy_helper
+    inits = [numpy_helper.from_array(big, "big"), numpy_helper.from_array(small, "small"),
+             numpy_helper.from_array(ints, "ints"), numpy_helper.from_array(dbl, "dbl")]
+    nodes = [helper.make_node("Add", ["x", "big"], ["t"], name="add_big"),
+             helper.make_node("Add", ["t", "small"], ["y"], name="add_small"),
+             helper.make_node("Add", ["n", "ints"], ["yi"], name="add_ints"),
+             helper.make_node("Add", ["d", "dbl"], ["yd"], name="add_dbl")]
+    graph = helper.make_graph(
+        nodes, "g", [vi("x", F, [4, 8, 16]), vi("n", TensorProto.INT32, [3, 5]),
+                     vi("d", TensorProto.DOUBLE, [2, 3, 2])],
+        [vi("y", F, [4, 8, 16]), vi("yi", TensorProto.INT32, [3, 5]),
+         vi("yd", TensorProto.DOUBLE, [2, 3, 2])], inits)
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    x = rng.standard_normal((4, 8, 16)).astype(np.float32)
+    n = rng.integers(-1000, 1000, (3, 5)).astype(np.int32)
+    d = rng.standard_normal((2, 3, 2))
+    return m, {"x": {"in": x}, "n": {"in": n}, "d": {"in": d},
+               "y": {"expected": x + big + small}, "yi": {"expected": n + ints},
+               "yd": {"expected": d + dbl}}
+
+
+@case
 def api():
     # For Inputs/api_test.c: Z = X + Y, X and Y float[N,3].
     m = model([helper.make_node("Add", ["X", "Y"], ["Z"], name="add")],
