@@ -79,6 +79,7 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createHoistConstants());
   pm.addPass(createCanonicalizerPass());
   if (vectorize) {
+    pm.addNestedPass<func::FuncOp>(createWriteIntoPads());
     pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());

@@ -100,6 +100,28 @@ def HoistConstants : Pass<"onnxc-hoist-constants", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def WriteIntoPads : Pass<"onnxc-write-into-pads", "func::FuncOp"> {
+  let summary = "Pads as border fills, their producers writing the interior";
+  let description = [{
+    Runs on tensors, before onnxc-tile-and-vectorize. Each tensor.pad of
+    static shape with a constant padding value becomes a new tensor
+    (bufferization.alloc_tensor, which CSE leaves alone) whose borders alone
+    are filled (one linalg.fill per side of each padded dim)
+    and an insert_slice of the padded value into its interior. Where that
+    value is the only result of a linalg op that does not read its init
+    (elementwise ops, fills), whose init is a
+    tensor.empty, in the pad's block, the op's init becomes the interior
+    slice of the padded tensor: after bufferization it writes into the
+    padded buffer directly, and the insert_slice bufferizes to nothing.
+
+    A convolution's padded input was a memset of the whole buffer and a copy
+    of the interior; now it is a fill of the borders.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def WeightsAsBytes : Pass<"onnxc-weights-as-bytes", "ModuleOp"> {
   let summary = "Store initialised memref.globals as flat byte arrays";
   let description = [{

@@ -1,0 +1,143 @@
+//===- WriteIntoPads.cpp - Padded tensors without a copy of the interior --===//
+//
+// tensor.pad %x low[...] high[...] with a constant padding value becomes
+//   - a new tensor (bufferization.alloc_tensor) of the padded shape whose
+//     borders (only) are filled,
+//     one fill per side of each padded dim;
+//   - an insert_slice of %x into the interior.
+// Where %x is the only result of a linalg op that writes its init without
+// reading it (an elementwise op, a fill) and whose init is a
+// tensor.empty, that op's init becomes the interior slice of the
+// padded tensor, so that after bufferization it writes straight into the
+// padded buffer and the insert_slice is a no-op. (This is what MLIR's
+// empty-tensor elimination does, restricted to pads: its analysis of the
+// whole function took minutes on dynamic shapes.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_WRITEINTOPADS
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+
+namespace {
+
+/// The init operand of `producer` that may become a slice of the padded
+/// tensor, or null: `producer` is a linalg op in `pad`'s block whose one
+/// result only `pad` uses, and whose init is a tensor.empty that its
+/// body does not read.
+OpOperand *writableInit(Operation *producer, tensor::PadOp pad) {
+  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      producer->getNumResults() != 1 || linalgOp.getNumDpsInits() != 1 ||
+      producer->getBlock() != pad->getBlock() ||
+      !producer->getResult(0).hasOneUse())
+    return nullptr;
+  OpOperand *init = linalgOp.getDpsInitOperand(0);
+  // (The empty tensor may have other users: CSE merges the empty tensors
+  // of one shape. Its contents are undefined, so this use can go.)
+  if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
+      linalgOp.payloadUsesValueFromOperand(init))
+    return nullptr;
+  return init;
+}
+
+LogicalResult rewritePad(RewriterBase &rewriter, DominanceInfo &dominance,
+                         tensor::PadOp pad) {
+  RankedTensorType type = pad.getResultType();
+  RankedTensorType sourceType = pad.getSourceType();
+  Value value = pad.getConstantPaddingValue();
+  if (!type.hasStaticShape() || !sourceType.hasStaticShape() || !value)
+    return failure();
+  SmallVector<int64_t> low(pad.getStaticLow());
+  if (llvm::any_of(low, ShapedType::isDynamic))
+    return failure();
+  ArrayRef<int64_t> shape = type.getShape();
+  ArrayRef<int64_t> inner = sourceType.getShape();
+
+  Operation *producer = pad.getSource().getDefiningOp();
+  OpOperand *init = writableInit(producer, pad);
+  Operation *insertBefore = init ? producer : pad.getOperation();
+  if (!dominance.properlyDominates(value, insertBefore)) {
+    init = nullptr;
+    insertBefore = pad;
+  }
+  Location loc = pad.getLoc();
+  rewriter.setInsertionPoint(insertBefore);
+  // An alloc_tensor, not a tensor.empty: CSE would merge the empty
+  // tensors of one shape, then the identical border fills of two pads, and
+  // bufferization would copy the one buffer they then share.
+  Value padded = bufferization::AllocTensorOp::create(rewriter, loc, type,
+                                                      ValueRange());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  // Dim d's two sides: dims before d span the interior, dims after it
+  // their whole extent; together the sides cover every border element once.
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t high = shape[d] - low[d] - inner[d];
+    for (auto [offset, size] : {std::pair<int64_t, int64_t>{0, low[d]},
+                                {low[d] + inner[d], high}}) {
+      if (size == 0)
+        continue;
+      SmallVector<int64_t> offsets, sizes;
+      for (int64_t i = 0; i < rank; ++i) {
+        offsets.push_back(i < d ? low[i] : i == d ? offset : 0);
+        sizes.push_back(i < d ? inner[i] : i == d ? size : shape[i]);
+      }
+      if (llvm::is_contained(sizes, 0))
+        continue;
+      SmallVector<OpFoldResult> o = getAsIndexOpFoldResult(
+          rewriter.getContext(), offsets);
+      SmallVector<OpFoldResult> s = getAsIndexOpFoldResult(
+          rewriter.getContext(), sizes);
+      // A slice of the padded tensor itself, so that the fill bufferizes
+      // in place.
+      Value side = tensor::ExtractSliceOp::create(
+          rewriter, loc,
+          RankedTensorType::get(sizes, type.getElementType()), padded, o, s,
+          ones);
+      Value filled =
+          linalg::FillOp::create(rewriter, loc, value, side).getResult(0);
+      padded = tensor::InsertSliceOp::create(rewriter, loc, filled, padded, o,
+                                             s, ones);
+    }
+  }
+  SmallVector<OpFoldResult> interiorOffsets =
+      getAsIndexOpFoldResult(rewriter.getContext(), low);
+  SmallVector<OpFoldResult> interiorSizes =
+      getAsIndexOpFoldResult(rewriter.getContext(), inner);
+  if (init) {
+    Value interior = tensor::ExtractSliceOp::create(
+        rewriter, loc, sourceType, padded, interiorOffsets, interiorSizes,
+        ones);
+    rewriter.modifyOpInPlace(producer, [&] { init->set(interior); });
+  }
+  rewriter.setInsertionPoint(pad);
+  rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+      pad, pad.getSource(), padded, interiorOffsets, interiorSizes, ones);
+  return success();
+}
+
+struct WriteIntoPadsPass
+    : mlir::onnxc::impl::WriteIntoPadsBase<WriteIntoPadsPass> {
+  void runOnOperation() override {
+    SmallVector<tensor::PadOp> pads;
+    getOperation().walk([&](tensor::PadOp pad) { pads.push_back(pad); });
+    IRRewriter rewriter(&getContext());
+    DominanceInfo dominance(getOperation());
+    for (tensor::PadOp pad : pads)
+      (void)rewritePad(rewriter, dominance, pad);
+  }
+};
+
+} // namespace

@@ -1,0 +1,98 @@
+// RUN: onnx-mlir-opt %s --onnxc-write-into-pads --split-input-file | FileCheck %s
+// RUN: onnx-mlir-opt %s --onnxc-write-into-pads --split-input-file --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" --canonicalize --cse --canonicalize | FileCheck %s --check-prefix=BUF
+
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// The Relu writes into the interior of the padded tensor; only the four
+// borders (rows 0 and 5-6, columns 0 and 5 of rows 1-4) are filled.
+// CHECK-LABEL: func.func @relu_then_pad
+// CHECK: %[[A:.+]] = bufferization.alloc_tensor() : tensor<1x2x7x6xf32>
+// CHECK: %[[S0:.+]] = tensor.extract_slice %[[A]][0, 0, 0, 0] [1, 2, 1, 6] [1, 1, 1, 1]
+// CHECK: %[[F0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[S0]] : tensor<1x2x1x6xf32>)
+// CHECK: %[[B0:.+]] = tensor.insert_slice %[[F0]] into %[[A]][0, 0, 0, 0] [1, 2, 1, 6]
+// CHECK: tensor.insert_slice %{{.+}} into %[[B0]][0, 0, 5, 0] [1, 2, 2, 6]
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 1, 0] [1, 2, 4, 1]
+// CHECK: %[[B3:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 1, 5] [1, 2, 4, 1]
+// CHECK: %[[I:.+]] = tensor.extract_slice %[[B3]][0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[R:.+]] = linalg.generic {{.+}} outs(%[[I]] : tensor<1x2x4x4xf32>)
+// CHECK: %[[P:.+]] = tensor.insert_slice %[[R]] into %[[B3]][0, 0, 1, 1] [1, 2, 4, 4]
+// CHECK: return %[[P]]
+// After bufferization: one buffer, no copy; the fills and the Relu write
+// into its subviews.
+// BUF-LABEL: func.func @relu_then_pad
+// BUF: %[[A:.+]] = memref.alloc() {{.+}} : memref<1x2x7x6xf32>
+// BUF-NOT: memref.copy
+// BUF-NOT: memref.alloc
+// BUF: linalg.generic {{.+}} outs(%{{.+}} : memref<1x2x4x4xf32, strided<[84, 42, 6, 1], offset: 7>>)
+// BUF-NOT: memref.copy
+// BUF: return %[[A]]
+func.func @relu_then_pad(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x7x6xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x2x4x4xf32>) outs(%e : tensor<1x2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x4x4xf32>
+  %p = tensor.pad %r low[0, 0, 1, 1] high[0, 0, 2, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %cst : f32
+  } : tensor<1x2x4x4xf32> to tensor<1x2x7x6xf32>
+  return %p : tensor<1x2x7x6xf32>
+}
+
+// -----
+
+// Two pads of one shape keep two buffers (alloc_tensor is not merged by
+// CSE); each producer writes into its own, with no copy.
+// BUF-LABEL: func.func @two_pads
+// BUF-COUNT-2: memref.alloc()
+// BUF-NOT: memref.copy
+// BUF: return
+func.func @two_pads(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<10xf32>, tensor<10xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.negf %in : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%y : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.negf %in : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %pa = tensor.pad %a low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %cst : f32
+  } : tensor<8xf32> to tensor<10xf32>
+  %pb = tensor.pad %b low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %cst : f32
+  } : tensor<8xf32> to tensor<10xf32>
+  return %pa, %pb : tensor<10xf32>, tensor<10xf32>
+}
+
+// -----
+
+// A producer that reads its init (a matmul accumulates) keeps its own
+// buffer, and so does a function argument: the pad copies them into the
+// interior.
+// CHECK-LABEL: func.func @not_in_place
+// CHECK: %[[M:.+]] = linalg.matmul
+// CHECK-NOT: tensor.extract_slice %{{.+}}[1, 1] [4, 4]
+// CHECK: tensor.insert_slice %[[M]] into %{{.+}}[1, 1] [4, 4] [1, 1]
+// CHECK: tensor.insert_slice %arg3 into %{{.+}}[1, 1] [6, 6] [1, 1]
+func.func @not_in_place(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %acc: tensor<4x4xf32>, %x: tensor<6x6xf32>) -> (tensor<6x6xf32>, tensor<8x8xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %m = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%acc : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %pm = tensor.pad %m low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %cst : f32
+  } : tensor<4x4xf32> to tensor<6x6xf32>
+  %px = tensor.pad %x low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %cst : f32
+  } : tensor<6x6xf32> to tensor<8x8xf32>
+  return %pm, %px : tensor<6x6xf32>, tensor<8x8xf32>
+}
