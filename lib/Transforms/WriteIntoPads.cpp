@@ -5,10 +5,10 @@
 //     borders (only) are filled,
 //     one fill per side of each padded dim;
 //   - an insert_slice of %x into the interior.
-// Where %x is the only result of a linalg op that writes its init without
-// reading it (an elementwise op, a fill) and whose init is a
-// tensor.empty, that op's init becomes the interior slice of the
-// padded tensor, so that after bufferization it writes straight into the
+// Where %x (or the value %x collapses) is the only result of a linalg op
+// that writes its init without reading it (an elementwise op, a fill) and
+// whose init is a tensor.empty, that op's init becomes the interior slice
+// of the padded tensor (expanded back to its shape), so that after bufferization it writes straight into the
 // padded buffer and the insert_slice is a no-op. (This is what MLIR's
 // empty-tensor elimination does, restricted to pads: its analysis of the
 // whole function took minutes on dynamic shapes.)
@@ -32,24 +32,57 @@ using namespace mlir;
 
 namespace {
 
-/// The init operand of `producer` that may become a slice of the padded
-/// tensor, or null: `producer` is a linalg op in `pad`'s block whose one
-/// result only `pad` uses, and whose init is a tensor.empty that its
-/// body does not read.
-OpOperand *writableInit(Operation *producer, tensor::PadOp pad) {
+/// An op whose result can be computed in place in a slice of another
+/// tensor: `produced` is the only result of a linalg op, in the block of
+/// `user`, used only by `user` (or by a collapse_shape that only `user`
+/// uses), and the op's init is a tensor.empty that its body does not read.
+struct WritableProducer {
+  Value produced;
+  tensor::CollapseShapeOp collapse; // Between the op and `user`, or null.
+  OpOperand *init = nullptr;
+  Operation *op() const { return produced.getDefiningOp(); }
+};
+
+std::optional<WritableProducer> findWritableProducer(Value source,
+                                                     Operation *user) {
+  WritableProducer p;
+  p.produced = source;
+  p.collapse = source.getDefiningOp<tensor::CollapseShapeOp>();
+  if (p.collapse) {
+    if (!p.collapse->hasOneUse())
+      return std::nullopt;
+    p.produced = p.collapse.getSrc();
+  }
+  Operation *producer = p.produced.getDefiningOp();
   auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(producer);
   if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
       producer->getNumResults() != 1 || linalgOp.getNumDpsInits() != 1 ||
-      producer->getBlock() != pad->getBlock() ||
-      !producer->getResult(0).hasOneUse())
-    return nullptr;
-  OpOperand *init = linalgOp.getDpsInitOperand(0);
+      producer->getBlock() != user->getBlock() || !p.produced.hasOneUse())
+    return std::nullopt;
+  p.init = linalgOp.getDpsInitOperand(0);
   // (The empty tensor may have other users: CSE merges the empty tensors
   // of one shape. Its contents are undefined, so this use can go.)
-  if (!init->get().getDefiningOp<tensor::EmptyOp>() ||
-      linalgOp.payloadUsesValueFromOperand(init))
-    return nullptr;
-  return init;
+  if (!p.init->get().getDefiningOp<tensor::EmptyOp>() ||
+      linalgOp.payloadUsesValueFromOperand(p.init))
+    return std::nullopt;
+  return p;
+}
+
+/// Makes `p`'s op write into the slice of `dest` that an insert_slice with
+/// these offsets, sizes and strides will overwrite (`dest` dominates it).
+void writeInto(RewriterBase &rewriter, WritableProducer p, Value dest,
+               ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
+               ArrayRef<OpFoldResult> strides, RankedTensorType sliceType) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(p.op());
+  Location loc = p.op()->getLoc();
+  Value slice = tensor::ExtractSliceOp::create(rewriter, loc, sliceType, dest,
+                                               offsets, sizes, strides);
+  if (p.collapse)
+    slice = tensor::ExpandShapeOp::create(
+        rewriter, loc, p.produced.getType(), slice,
+        p.collapse.getReassociationIndices());
+  rewriter.modifyOpInPlace(p.op(), [&] { p.init->set(slice); });
 }
 
 LogicalResult rewritePad(RewriterBase &rewriter, DominanceInfo &dominance,
@@ -65,15 +98,14 @@ LogicalResult rewritePad(RewriterBase &rewriter, DominanceInfo &dominance,
   ArrayRef<int64_t> shape = type.getShape();
   ArrayRef<int64_t> inner = sourceType.getShape();
 
-  Operation *producer = pad.getSource().getDefiningOp();
-  OpOperand *init = writableInit(producer, pad);
-  Operation *insertBefore = init ? producer : pad.getOperation();
-  if (!dominance.properlyDominates(value, insertBefore)) {
-    init = nullptr;
-    insertBefore = pad;
-  }
+  // The padded value, or the value whose collapse_shape is padded (a 1x1
+  // convolution's input, flattened), may be written in place.
+  std::optional<WritableProducer> producer =
+      findWritableProducer(pad.getSource(), pad);
+  if (producer && !dominance.properlyDominates(value, producer->op()))
+    producer.reset();
   Location loc = pad.getLoc();
-  rewriter.setInsertionPoint(insertBefore);
+  rewriter.setInsertionPoint(producer ? producer->op() : pad.getOperation());
   // An alloc_tensor, not a tensor.empty: CSE would merge the empty
   // tensors of one shape, then the identical border fills of two pads, and
   // bufferization would copy the one buffer they then share.
@@ -116,16 +148,29 @@ LogicalResult rewritePad(RewriterBase &rewriter, DominanceInfo &dominance,
       getAsIndexOpFoldResult(rewriter.getContext(), low);
   SmallVector<OpFoldResult> interiorSizes =
       getAsIndexOpFoldResult(rewriter.getContext(), inner);
-  if (init) {
-    Value interior = tensor::ExtractSliceOp::create(
-        rewriter, loc, sourceType, padded, interiorOffsets, interiorSizes,
-        ones);
-    rewriter.modifyOpInPlace(producer, [&] { init->set(interior); });
-  }
+  if (producer)
+    writeInto(rewriter, *producer, padded, interiorOffsets, interiorSizes,
+              ones, sourceType);
   rewriter.setInsertionPoint(pad);
   rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
       pad, pad.getSource(), padded, interiorOffsets, interiorSizes, ones);
   return success();
+}
+
+/// An insert_slice into a tensor that dominates the inserted value's
+/// producer (a slab of an im2col tensor): the producer writes into the slice.
+void rewriteInsert(RewriterBase &rewriter, DominanceInfo &dominance,
+                   tensor::InsertSliceOp insert) {
+  Value dest = insert.getDest();
+  std::optional<WritableProducer> producer =
+      findWritableProducer(insert.getSource(), insert);
+  if (!producer || !dest.hasOneUse() || !insert.hasUnitStride() ||
+      !dominance.properlyDominates(dest, producer->op()))
+    return;
+  // (A rank-reducing insert has its rank-reducing extract_slice.)
+  writeInto(rewriter, *producer, dest, insert.getMixedOffsets(),
+            insert.getMixedSizes(), insert.getMixedStrides(),
+            insert.getSourceType());
 }
 
 struct WriteIntoPadsPass
@@ -137,6 +182,12 @@ struct WriteIntoPadsPass
     DominanceInfo dominance(getOperation());
     for (tensor::PadOp pad : pads)
       (void)rewritePad(rewriter, dominance, pad);
+    SmallVector<tensor::InsertSliceOp> inserts;
+    getOperation().walk(
+        [&](tensor::InsertSliceOp insert) { inserts.push_back(insert); });
+    DominanceInfo updated(getOperation());
+    for (tensor::InsertSliceOp insert : inserts)
+      rewriteInsert(rewriter, updated, insert);
   }
 };
 

@@ -96,3 +96,58 @@ func.func @not_in_place(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %acc: tensor<4
   } : tensor<6x6xf32> to tensor<8x8xf32>
   return %pm, %px : tensor<6x6xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+
+// A 1x1 convolution's input: the padded value is a collapse_shape of the
+// Relu's result; the Relu writes into the expand_shape of the interior.
+// CHECK-LABEL: func.func @collapsed_then_pad
+// CHECK: %[[I:.+]] = tensor.extract_slice %{{.+}}[0, 0] [4, 196] [1, 1] : tensor<4x224xf32> to tensor<4x196xf32>
+// CHECK: %[[E:.+]] = tensor.expand_shape %[[I]] {{\[\[}}0, 1], [2, 3]] output_shape [1, 4, 14, 14]
+// CHECK: linalg.generic {{.+}} outs(%[[E]] : tensor<1x4x14x14xf32>)
+// BUF-LABEL: func.func @collapsed_then_pad
+// BUF-COUNT-1: memref.alloc()
+// BUF-NOT: memref.copy
+// BUF: return
+func.func @collapsed_then_pad(%x: tensor<1x4x14x14xf32>) -> tensor<4x224xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x14x14xf32>
+  %r = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x14x14xf32>) outs(%e : tensor<1x4x14x14xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %cst : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x14x14xf32>
+  %c = tensor.collapse_shape %r [[0, 1], [2, 3]] : tensor<1x4x14x14xf32> into tensor<4x196xf32>
+  %p = tensor.pad %c low[0, 0] high[0, 28] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %cst : f32
+  } : tensor<4x196xf32> to tensor<4x224xf32>
+  return %p : tensor<4x224xf32>
+}
+
+// -----
+
+// Slabs of an im2col tensor: each copy writes into its (rank-reducing)
+// slice of the tensor it is inserted into.
+// CHECK-LABEL: func.func @im2col_slabs
+// CHECK: %[[S0:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0] [1, 2, 8] [1, 1, 1] : tensor<2x2x8xf32> to tensor<2x8xf32>
+// CHECK: linalg.copy ins(%{{.+}} : tensor<2x8xf32>) outs(%[[S0]] : tensor<2x8xf32>)
+// CHECK: %[[S1:.+]] = tensor.extract_slice %{{.+}}[1, 0, 0] [1, 2, 8] [1, 1, 1] : tensor<2x2x8xf32> to tensor<2x8xf32>
+// CHECK: linalg.copy ins(%{{.+}} : tensor<2x8xf32>) outs(%[[S1]] : tensor<2x8xf32>)
+// BUF-LABEL: func.func @im2col_slabs
+// BUF-COUNT-1: memref.alloc()
+// BUF-NOT: memref.copy
+// BUF: return
+func.func @im2col_slabs(%x: tensor<2x16x16xf32>) -> tensor<2x2x8xf32> {
+  %cols = tensor.empty() : tensor<2x2x8xf32>
+  %e = tensor.empty() : tensor<2x8xf32>
+  %s0 = tensor.extract_slice %x[0, 0, 0] [2, 1, 8] [1, 2, 2] : tensor<2x16x16xf32> to tensor<2x8xf32>
+  %c0 = linalg.copy ins(%s0 : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %i0 = tensor.insert_slice %c0 into %cols[0, 0, 0] [1, 2, 8] [1, 1, 1] : tensor<2x8xf32> into tensor<2x2x8xf32>
+  %s1 = tensor.extract_slice %x[0, 1, 1] [2, 1, 8] [1, 2, 2] : tensor<2x16x16xf32> to tensor<2x8xf32>
+  %c1 = linalg.copy ins(%s1 : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %i1 = tensor.insert_slice %c1 into %i0[1, 0, 0] [1, 2, 8] [1, 1, 1] : tensor<2x8xf32> into tensor<2x2x8xf32>
+  return %i1 : tensor<2x2x8xf32>
+}

@@ -108,10 +108,11 @@ def WriteIntoPads : Pass<"onnxc-write-into-pads", "func::FuncOp"> {
     (bufferization.alloc_tensor, which CSE leaves alone) whose borders alone
     are filled (one linalg.fill per side of each padded dim)
     and an insert_slice of the padded value into its interior. Where that
-    value is the only result of a linalg op that does not read its init
+    value (or the value it is a collapse_shape of: a 1x1 convolution's
+    flattened input, padded to whole register tiles) is the only result of a linalg op that does not read its init
     (elementwise ops, fills), whose init is a
     tensor.empty, in the pad's block, the op's init becomes the interior
-    slice of the padded tensor: after bufferization it writes into the
+    slice of the padded tensor (expand_shape'd to the op's shape): after bufferization it writes into the
     padded buffer directly, and the insert_slice bufferizes to nothing.
 
     A convolution's padded input was a memset of the whole buffer and a copy
