@@ -107,8 +107,10 @@ struct TileAndVectorizePass
       if (failed(tileAndPeel(rewriter, op, /*level=*/1)))
         return signalPassFailure();
     }
-    // Elementwise ops (all loops parallel): contiguous dims merged, then
-    // tiles of one row of up to `vl` elements.
+    // Elementwise ops (all loops parallel): unit broadcast dims of their
+    // inputs dropped, contiguous dims merged, then tiles of one row of up
+    // to `vl` elements.
+    func.walk([&](linalg::GenericOp op) { dropUnitBroadcastDims(rewriter, op); });
     SmallVector<linalg::LinalgOp> elementwise;
     func.walk([&](linalg::LinalgOp op) {
       if (isStaticElementwise(op) && !op->hasAttr(kVectorizeAttr))
@@ -201,6 +203,56 @@ struct TileAndVectorizePass
     }
     linalg::peelLoops(rewriter, peel);
     return success();
+  }
+
+  /// An input read at constant index 0 along a dim of size 1 (a per-channel
+  /// [C, 1, 1] operand against N x C x H x W, as numpy broadcasting lowers)
+  /// is read through a collapse_shape without that dim instead, so that
+  /// every indexing map is a projected permutation (which the vectoriser
+  /// wants).
+  static void dropUnitBroadcastDims(RewriterBase &rewriter,
+                                    linalg::GenericOp op) {
+    if (!op.hasPureTensorSemantics() ||
+        op.getNumParallelLoops() != op.getNumLoops())
+      return;
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    bool changed = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto type = dyn_cast<RankedTensorType>(input->get().getType());
+      AffineMap map = maps[input->getOperandNumber()];
+      if (!type || !type.hasStaticShape() || map.getNumResults() == 0)
+        continue;
+      SmallVector<AffineExpr> kept;
+      SmallVector<ReassociationIndices> groups;
+      SmallVector<int64_t> pending; // Dropped dims before the first kept one.
+      for (auto [j, expr] : llvm::enumerate(map.getResults())) {
+        auto cst = dyn_cast<AffineConstantExpr>(expr);
+        if (cst && cst.getValue() == 0 && type.getDimSize(j) == 1) {
+          if (groups.empty())
+            pending.push_back(j);
+          else
+            groups.back().push_back(j);
+          continue;
+        }
+        kept.push_back(expr);
+        groups.push_back(ReassociationIndices(pending.begin(), pending.end()));
+        groups.back().push_back(j);
+        pending.clear();
+      }
+      if (kept.size() == map.getNumResults())
+        continue;
+      rewriter.setInsertionPoint(op);
+      Value collapsed = tensor::CollapseShapeOp::create(
+          rewriter, op.getLoc(), input->get(), groups);
+      rewriter.modifyOpInPlace(op, [&] { input->set(collapsed); });
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, kept, op.getContext());
+      changed = true;
+    }
+    if (changed)
+      rewriter.modifyOpInPlace(op, [&] {
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
   }
 
   /// A linalg op on static tensors whose loops are all parallel.

@@ -148,3 +148,29 @@ func.func @pad(%x: tensor<2x4xf32>) -> tensor<4x8xf32> {
   } : tensor<2x4xf32> to tensor<4x8xf32>
   return %p : tensor<4x8xf32>
 }
+
+// A per-channel operand broadcast numpy-style ([C, 1, 1], read at (c, 0, 0))
+// is read without its unit dims, so the op is vectorised like any other
+// elementwise op: rows of 16 with the channel's value broadcast.
+// CHECK-LABEL: func.func @channel_broadcast
+// CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0, 1, 2]] : tensor<3x1x1xf32> into tensor<3xf32>
+// CHECK: scf.for
+// CHECK: vector.transfer_read %{{.+}} : tensor<1x3x16xf32>, vector<1x1x16xf32>
+// CHECK: vector.transfer_read %{{.+}} : tensor<3xf32>, vector<1x1x16xf32>
+// CHECK: arith.mulf %{{.+}} : vector<1x1x16xf32>
+// CHECK-NOT: linalg.generic
+func.func @channel_broadcast(%x: tensor<1x3x4x4xf32>, %s: tensor<3x1x1xf32>) -> tensor<1x3x4x4xf32> {
+  %e = tensor.empty() : tensor<1x3x4x4xf32>
+  %r = linalg.generic {
+         indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>,
+                          affine_map<(n, c, h, w) -> (c, 0, 0)>,
+                          affine_map<(n, c, h, w) -> (n, c, h, w)>],
+         iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+       ins(%x, %s : tensor<1x3x4x4xf32>, tensor<3x1x1xf32>)
+       outs(%e : tensor<1x3x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<1x3x4x4xf32>
+  return %r : tensor<1x3x4x4xf32>
+}

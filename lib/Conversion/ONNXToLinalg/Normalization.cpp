@@ -120,7 +120,8 @@ bool isRankedFloat(Value v) {
   return t && isa<FloatType>(t.getElementType());
 }
 
-/// Y = scale * (X - mean) / sqrt(var + epsilon) + B over channel dim 1; in
+/// Y = scale * (X - mean) / sqrt(var + epsilon) + B over channel dim 1,
+/// computed as X * a + c with per-channel a and c; in
 /// training mode the statistics are the batch's, and the running ones are
 /// updated with momentum.
 class BatchNormalizationLowering
@@ -168,25 +169,38 @@ public:
       var = moments.var;
       meanONNX = varONNX = compT;
     }
+    // Per channel, a = scale / sqrt(var + epsilon) and c = B - mean * a;
+    // then Y = X * a + c. (With constant statistics, the per-channel work
+    // is weight-only: onnxc-hoist-constants runs it once.)
+    auto channelType = cast<RankedTensorType>(adaptor.getScale().getType())
+                           .clone(compT);
+    Value a = buildElementwise(
+        rewriter, loc, {adaptor.getScale(), var}, channelType,
+        [&](OpBuilder &b, Location l, ValueRange v) {
+          Value s = castScalar(b, l, v[0], sONNX, compT);
+          Value vr = castScalar(b, l, v[1], varONNX, compT);
+          Value std = math::SqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, vr, constant(b, l, compT, eps)));
+          return arith::DivFOp::create(b, l, s, std).getResult();
+        });
+    Value c = buildElementwise(
+        rewriter, loc, {adaptor.getB(), mean, a}, channelType,
+        [&](OpBuilder &b, Location l, ValueRange v) {
+          Value bias = castScalar(b, l, v[0], bONNX, compT);
+          Value m = castScalar(b, l, v[1], meanONNX, compT);
+          return arith::SubFOp::create(b, l, bias,
+                                       arith::MulFOp::create(b, l, m, v[2]))
+              .getResult();
+        });
     Value y = buildElementwise(
         rewriter, loc,
-        {adaptor.getX(),
-         toChannelShape(rewriter, loc, adaptor.getScale(), rank),
-         toChannelShape(rewriter, loc, adaptor.getB(), rank),
-         toChannelShape(rewriter, loc, mean, rank),
-         toChannelShape(rewriter, loc, var, rank)},
-        resultType, [&](OpBuilder &b, Location l, ValueRange a) {
-          Value x = castScalar(b, l, a[0], xONNX, compT);
-          Value s = castScalar(b, l, a[1], sONNX, compT);
-          Value bias = castScalar(b, l, a[2], bONNX, compT);
-          Value m = castScalar(b, l, a[3], meanONNX, compT);
-          Value v = castScalar(b, l, a[4], varONNX, compT);
-          Value std = math::SqrtOp::create(
-              b, l, arith::AddFOp::create(b, l, v, constant(b, l, compT, eps)));
-          Value r = arith::DivFOp::create(
-              b, l, arith::SubFOp::create(b, l, x, m), std);
-          r = arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, r, s),
-                                    bias);
+        {adaptor.getX(), toChannelShape(rewriter, loc, a, rank),
+         toChannelShape(rewriter, loc, c, rank)},
+        resultType, [&](OpBuilder &b, Location l, ValueRange v) {
+          Value x = castScalar(b, l, v[0], xONNX, compT);
+          Value r = arith::AddFOp::create(
+              b, l, arith::MulFOp::create(b, l, x, v[1]), v[2]);
           return castScalar(b, l, r, compT, xONNX);
         });
     SmallVector<Value> results{y};

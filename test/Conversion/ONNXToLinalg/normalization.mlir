@@ -1,31 +1,38 @@
 // RUN: onnx-mlir-opt --convert-onnx-to-linalg --split-input-file %s | FileCheck %s
 
-// BatchNormalization (inference) with a dynamic batch: the per-channel
-// inputs become [C, 1, 1] so that one broadcasting linalg.generic computes
-// (x - mean) / sqrt(var + eps) * scale + B.
+// BatchNormalization (inference) with a dynamic batch: per channel,
+// a = scale / sqrt(var + eps) and c = B - mean * a (weight-only work when the
+// statistics are constants); then one broadcasting linalg.generic computes
+// x * a + c, with a and c as [C, 1, 1].
 
 func.func @batchnorm(%x: tensor<?x3x4x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<?x3x4x4xf32> {
   %0 = "onnx.BatchNormalization"(%x, %s, %b, %m, %v) <{epsilon = 1.0e-03 : f32, resultSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<?x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<?x3x4x4xf32>
   return %0 : tensor<?x3x4x4xf32>
 }
+// CHECK-DAG: #[[V1:.+]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-DAG: #[[CH:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
 // CHECK-LABEL: func.func @batchnorm
 // CHECK-SAME: (%[[X:.+]]: tensor<?x3x4x4xf32>, %[[S:.+]]: tensor<3xf32>, %[[B:.+]]: tensor<3xf32>, %[[M:.+]]: tensor<3xf32>, %[[V:.+]]: tensor<3xf32>)
-// CHECK: %[[S3:.+]] = tensor.expand_shape %[[S]] {{\[}}[0, 1, 2]] output_shape [3, 1, 1] : tensor<3xf32> into tensor<3x1x1xf32>
-// CHECK: %[[B3:.+]] = tensor.expand_shape %[[B]]
-// CHECK: %[[M3:.+]] = tensor.expand_shape %[[M]]
-// CHECK: %[[V3:.+]] = tensor.expand_shape %[[V]]
-// CHECK: %[[EMPTY:.+]] = tensor.empty(%{{.+}}) : tensor<?x3x4x4xf32>
-// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[CH]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[X]], %[[S3]], %[[B3]], %[[M3]], %[[V3]] : {{.*}}) outs(%[[EMPTY]] : tensor<?x3x4x4xf32>)
-// CHECK:   ^bb0(%[[XI:.+]]: f32, %[[SI:.+]]: f32, %[[BI:.+]]: f32, %[[MI:.+]]: f32, %[[VI:.+]]: f32, %{{.+}}: f32):
+// CHECK: %[[A:.+]] = linalg.generic {indexing_maps = [#[[V1]], #[[V1]], #[[V1]]], iterator_types = ["parallel"]} ins(%[[S]], %[[V]] : tensor<3xf32>, tensor<3xf32>)
+// CHECK:   ^bb0(%[[SI:.+]]: f32, %[[VI:.+]]: f32, %{{.+}}: f32):
 // CHECK:   %[[EPS:.+]] = arith.constant 1.000000e-03 : f32
 // CHECK:   %[[VE:.+]] = arith.addf %[[VI]], %[[EPS]]
 // CHECK:   %[[STD:.+]] = math.sqrt %[[VE]]
-// CHECK:   %[[D:.+]] = arith.subf %[[XI]], %[[MI]]
-// CHECK:   %[[N:.+]] = arith.divf %[[D]], %[[STD]]
-// CHECK:   %[[SC:.+]] = arith.mulf %[[N]], %[[SI]]
-// CHECK:   %[[R:.+]] = arith.addf %[[SC]], %[[BI]]
+// CHECK:   %[[AI:.+]] = arith.divf %[[SI]], %[[STD]]
+// CHECK:   linalg.yield %[[AI]]
+// CHECK: %[[C:.+]] = linalg.generic {{.+}} ins(%[[B]], %[[M]], %[[A]] : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+// CHECK:   ^bb0(%[[BI:.+]]: f32, %[[MI:.+]]: f32, %[[AJ:.+]]: f32, %{{.+}}: f32):
+// CHECK:   %[[MA:.+]] = arith.mulf %[[MI]], %[[AJ]]
+// CHECK:   %[[CI:.+]] = arith.subf %[[BI]], %[[MA]]
+// CHECK:   linalg.yield %[[CI]]
+// CHECK: %[[A3:.+]] = tensor.expand_shape %[[A]] {{\[}}[0, 1, 2]] output_shape [3, 1, 1] : tensor<3xf32> into tensor<3x1x1xf32>
+// CHECK: %[[C3:.+]] = tensor.expand_shape %[[C]]
+// CHECK: %[[EMPTY:.+]] = tensor.empty(%{{.+}}) : tensor<?x3x4x4xf32>
+// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[X]], %[[A3]], %[[C3]] : {{.*}}) outs(%[[EMPTY]] : tensor<?x3x4x4xf32>)
+// CHECK:   ^bb0(%[[XI:.+]]: f32, %[[AK:.+]]: f32, %[[CK:.+]]: f32, %{{.+}}: f32):
+// CHECK:   %[[XA:.+]] = arith.mulf %[[XI]], %[[AK]]
+// CHECK:   %[[R:.+]] = arith.addf %[[XA]], %[[CK]]
 // CHECK:   linalg.yield %[[R]]
 // CHECK: return %[[Y]]
 
