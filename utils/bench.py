@@ -268,7 +268,12 @@ def bench_model(name, path, args, work, ort_dir, peak):
                 ort_w.ask("run %d" % warmup[1])
             t_onnxc, t_ort = [], []
             for _ in range(args.rounds):
+                # Each side starts once the other's threads have gone idle:
+                # ORT's workers spin for a while after a run, on the same
+                # cores.
+                time.sleep(args.settle_ms / 1e3)
                 t_onnxc += onnxc_w.ask("run %d" % per_round[0])["times_ms"]
+                time.sleep(args.settle_ms / 1e3)
                 t_ort += ort_w.ask("run %d" % per_round[1])["times_ms"]
         except RuntimeError as e:
             r["error"] = str(e)[:200]
@@ -334,6 +339,9 @@ def main():
                              "'all' (default)")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--settle-ms", type=float, default=200.0,
+                        help="pause before each side's batch of runs, so "
+                        "that the other side's threads have gone idle")
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--budget-s", type=float, default=20.0,

@@ -170,8 +170,8 @@ SmallVector<int64_t> attrValues(DenseIntElementsAttr a) {
   return v;
 }
 
-LogicalResult rewriteConv(RewriterBase &rewriter,
-                          linalg::Conv2DNchwFchwOp conv) {
+LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
+                          int64_t minShiftedChannels) {
   if (!isStaticF32Batch1(conv))
     return failure();
   Value x = conv.getInputs()[0], w = conv.getInputs()[1];
@@ -187,7 +187,13 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
           kw = wType.getDimSize(3);
   int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
   int64_t dh = dilations[0], dw = dilations[1];
-  bool unitStride = strides[0] == 1 && strides[1] == 1;
+  // Stride 1 with enough channels: each kernel position reads a shifted
+  // slice of the flattened input. Otherwise (strides, or so few channels
+  // that a kernel position's matmul would load and store the accumulator
+  // for a handful of FMAs: a network's first conv on RGB) an im2col tensor,
+  // and one matmul over all kernel positions and channels.
+  bool shifted =
+      strides[0] == 1 && strides[1] == 1 && c >= minShiftedChannels;
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
   Type f32 = rewriter.getF32Type();
@@ -197,7 +203,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   // the columns past OW in each row and past the last row are dropped).
   // With stride 1, the input is zero-padded at its end for the positions
   // past the last row.
-  int64_t row = unitStride ? wp : ow;
+  int64_t row = shifted ? wp : ow;
   int64_t positions = oh * row;
   int64_t computed = roundUp(positions, kPositionMultiple);
   int64_t nb = std::min<int64_t>(kPositionBlock, computed);
@@ -212,23 +218,28 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   ConvInit start(rewriter, loc, init, f, oh, ow, row, width);
   Value acc = start.whole(rewriter, loc, f, width);
   // The filter as KH x KW x F x C, so that each kernel position's F x C
-  // matrix is contiguous (a weight: constant folding can do this once).
+  // matrix is contiguous (shifted slices); as F x KH x KW x C for one
+  // matmul with an im2col tensor. (A weight: onnxc-hoist-constants
+  // transposes it once.)
+  SmallVector<int64_t> wtShape =
+      shifted ? SmallVector<int64_t>{kh, kw, f, c}
+              : SmallVector<int64_t>{f, kh, kw, c};
   Value wt = linalg::TransposeOp::create(
                  rewriter, loc, w,
-                 tensor::EmptyOp::create(rewriter, loc,
-                                         ArrayRef<int64_t>{kh, kw, f, c}, f32),
-                 ArrayRef<int64_t>{2, 3, 0, 1})
+                 tensor::EmptyOp::create(rewriter, loc, wtShape, f32),
+                 shifted ? ArrayRef<int64_t>{2, 3, 0, 1}
+                         : ArrayRef<int64_t>{0, 2, 3, 1})
                  .getResult()[0];
   auto one = rewriter.getIndexAttr(1);
   auto zero = rewriter.getIndexAttr(0);
   auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
 
-  // What kernel position k reads, as C x positions: stride 1, the
-  // flattened input from offset (k / KW)*d*Wp + (k % KW)*d on; other
-  // strides, slab k of an im2col tensor KH*KW x C x positions (one strided
-  // copy per kernel position).
+  // What kernel position k reads, as C x positions: shifted, the flattened
+  // input from offset (k / KW)*d*Wp + (k % KW)*d on; otherwise, slab k of
+  // an im2col tensor KH*KW x C x positions (one strided copy per kernel
+  // position).
   Value flat, columns;
-  if (unitStride) {
+  if (shifted) {
     int64_t needed = computed + (kh - 1) * dh * wp + (kw - 1) * dw;
     // The positions past the last row read zeros after the input: when the
     // input is a zero pad (the conv's padding), it gets more rows at the
@@ -284,12 +295,24 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
       }
     }
   }
-  // The filter as (KH*KW) x F x C.
-  Value wk3 = tensor::CollapseShapeOp::create(
-      rewriter, loc, wt, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  // The filter as (KH*KW) x F x C (shifted slices) or F x (KH*KW*C), the
+  // im2col tensor as (KH*KW*C) x positions.
+  Value wk3, wk2, columns2;
+  if (shifted) {
+    wk3 = tensor::CollapseShapeOp::create(
+        rewriter, loc, wt,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  } else {
+    wk2 = tensor::CollapseShapeOp::create(
+        rewriter, loc, wt, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+    columns2 = tensor::CollapseShapeOp::create(
+        rewriter, loc, columns,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}});
+  }
 
-  // One block of fb filters x `width` positions at (fi, pi): a loop over the
-  // kernel positions accumulates into it while it is in cache.
+  // One block of fb filters x `width` positions at (fi, pi), accumulated
+  // while it is in cache: by a loop over the kernel positions (shifted
+  // slices), or by one matmul over the im2col rows.
   auto emitBlock = [&](OpBuilder &b, Location l, Value fi, Value pi,
                        int64_t width, Value into) -> Value {
     auto blockType = RankedTensorType::get({fb, width}, f32);
@@ -297,16 +320,31 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
     auto cst = [&](int64_t v) {
       return arith::ConstantIndexOp::create(b, l, v).getResult();
     };
-    auto kernelLoop = scf::ForOp::create(
-        b, l, cst(0), cst(kh * kw), cst(1), ValueRange{block},
-        [&](OpBuilder &b, Location l, Value k, ValueRange kArgs) {
-          Value wk = tensor::ExtractSliceOp::create(
-              b, l, RankedTensorType::get({fb, c}, f32), wk3,
-              ArrayRef<OpFoldResult>{k, fi, zero},
-              ArrayRef<OpFoldResult>{one, idx(fb), idx(c)},
-              ArrayRef<OpFoldResult>{one, one, one});
-          Value xk;
-          if (unitStride) {
+    Value computedBlock;
+    if (!shifted) {
+      int64_t k = kh * kw * c;
+      Value wk = tensor::ExtractSliceOp::create(
+          b, l, RankedTensorType::get({fb, k}, f32), wk2,
+          ArrayRef<OpFoldResult>{fi, zero}, ArrayRef<OpFoldResult>{idx(fb), idx(k)},
+          ArrayRef<OpFoldResult>{one, one});
+      Value xk = tensor::ExtractSliceOp::create(
+          b, l, RankedTensorType::get({k, width}, f32), columns2,
+          ArrayRef<OpFoldResult>{zero, pi},
+          ArrayRef<OpFoldResult>{idx(k), idx(width)},
+          ArrayRef<OpFoldResult>{one, one});
+      computedBlock = linalg::MatmulOp::create(b, l, TypeRange{blockType},
+                                               ValueRange{wk, xk},
+                                               ValueRange{block})
+                          .getResult(0);
+    } else {
+      auto kernelLoop = scf::ForOp::create(
+          b, l, cst(0), cst(kh * kw), cst(1), ValueRange{block},
+          [&](OpBuilder &b, Location l, Value k, ValueRange kArgs) {
+            Value wk = tensor::ExtractSliceOp::create(
+                b, l, RankedTensorType::get({fb, c}, f32), wk3,
+                ArrayRef<OpFoldResult>{k, fi, zero},
+                ArrayRef<OpFoldResult>{one, idx(fb), idx(c)},
+                ArrayRef<OpFoldResult>{one, one, one});
             // pi + (k / KW) * d*Wp + (k % KW) * d
             Value r = arith::DivUIOp::create(b, l, k, cst(kw));
             Value q = arith::RemUIOp::create(b, l, k, cst(kw));
@@ -315,26 +353,21 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
                 arith::AddIOp::create(
                     b, l, arith::MulIOp::create(b, l, r, cst(dh * wp)),
                     arith::MulIOp::create(b, l, q, cst(dw))));
-            xk = tensor::ExtractSliceOp::create(
+            Value xk = tensor::ExtractSliceOp::create(
                 b, l, RankedTensorType::get({c, width}, f32), flat,
                 ArrayRef<OpFoldResult>{zero, start},
                 ArrayRef<OpFoldResult>{idx(c), idx(width)},
                 ArrayRef<OpFoldResult>{one, one});
-          } else {
-            xk = tensor::ExtractSliceOp::create(
-                b, l, RankedTensorType::get({c, width}, f32), columns,
-                ArrayRef<OpFoldResult>{k, zero, pi},
-                ArrayRef<OpFoldResult>{one, idx(c), idx(width)},
-                ArrayRef<OpFoldResult>{one, one, one});
-          }
-          Value updated =
-              linalg::MatmulOp::create(b, l, TypeRange{blockType},
-                                       ValueRange{wk, xk}, ValueRange{kArgs[0]})
-                  .getResult(0);
-          scf::YieldOp::create(b, l, updated);
-        });
+            Value updated = linalg::MatmulOp::create(
+                                b, l, TypeRange{blockType}, ValueRange{wk, xk},
+                                ValueRange{kArgs[0]})
+                                .getResult(0);
+            scf::YieldOp::create(b, l, updated);
+          });
+      computedBlock = kernelLoop.getResult(0);
+    }
     return tensor::InsertSliceOp::create(
-        b, l, kernelLoop.getResult(0), into, ArrayRef<OpFoldResult>{fi, pi},
+        b, l, computedBlock, into, ArrayRef<OpFoldResult>{fi, pi},
         ArrayRef<OpFoldResult>{idx(fb), idx(width)},
         ArrayRef<OpFoldResult>{one, one});
   };
@@ -389,7 +422,8 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
 /// a loop over the groups, each one a conv_2d_nchw_fchw on its slices that
 /// rewriteConv then turns into matmuls.
 LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
-                                 linalg::Conv2DNgchwGfchwOp conv) {
+                                 linalg::Conv2DNgchwGfchwOp conv,
+                                 int64_t minShiftedChannels) {
   if (!isStaticF32Batch1(conv))
     return failure();
   Value x = conv.getInputs()[0], w = conv.getInputs()[1];
@@ -450,7 +484,8 @@ LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
         scf::YieldOp::create(b, l, updated);
       });
   rewriter.replaceOp(conv, loop.getResult(0));
-  (void)rewriteConv(rewriter, groupConv); // Else a conv per group.
+  // Else a conv per group.
+  (void)rewriteConv(rewriter, groupConv, minShiftedChannels);
   return success();
 }
 
@@ -710,6 +745,7 @@ LogicalResult rewriteTransposedMatmul(RewriterBase &rewriter,
 namespace {
 struct ConvToMatmulPass
     : mlir::onnxc::impl::ConvToMatmulBase<ConvToMatmulPass> {
+  using ConvToMatmulBase::ConvToMatmulBase;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<Operation *> convs;
@@ -721,9 +757,9 @@ struct ConvToMatmulPass
     // Other forms stay as they are.
     for (Operation *op : convs) {
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-        (void)rewriteConv(rewriter, conv);
+        (void)rewriteConv(rewriter, conv, minShiftedChannels);
       else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
-        (void)rewriteGroupedConv(rewriter, grouped);
+        (void)rewriteGroupedConv(rewriter, grouped, minShiftedChannels);
       else if (auto mm = dyn_cast<linalg::MatmulOp>(op))
         (void)rewriteTransposedMatmul(rewriter, mm);
       else

@@ -286,8 +286,19 @@ struct TileAndVectorizePass
   static bool slicesStayContiguous(linalg::LinalgOp op, unsigned d) {
     for (OpOperand &operand : op->getOpOperands()) {
       auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
-      if (!slice)
+      if (!slice) {
+        // A reshape of a slice (a conv's result: a view of its accumulator
+        // rows) is not checked dim by dim: its dims are not merged.
+        Value v = operand.get();
+        while (Operation *def = v.getDefiningOp()) {
+          if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+            break;
+          v = def->getOperand(0);
+        }
+        if (v != operand.get() && v.getDefiningOp<tensor::ExtractSliceOp>())
+          return false;
         continue;
+      }
       AffineMap map = op.getMatchingIndexingMap(&operand);
       std::optional<unsigned> outer =
           map.getResultPosition(getAffineDimExpr(d, op.getContext()));

@@ -33,13 +33,17 @@ using namespace mlir;
 namespace {
 
 /// An op whose result can be computed in place in a slice of another
-/// tensor: `produced` is the only result of a linalg op, in the block of
-/// `user`, used only by `user` (or by a collapse_shape that only `user`
-/// uses), and the op's init is a tensor.empty that its body does not read.
+/// tensor: `produced` is the only result of a linalg op in the block of
+/// `user`, used only by `user` or by a collapse_shape that only `user` uses
+/// (with other users, reading the result from a strided slice costs copies
+/// of its own), and the op's
+/// init is a tensor.empty that its body does not read, or a fill of one
+/// (which then fills the slice).
 struct WritableProducer {
   Value produced;
   tensor::CollapseShapeOp collapse; // Between the op and `user`, or null.
   OpOperand *init = nullptr;
+  linalg::FillOp fill; // The init's fill of an empty tensor, or null.
   Operation *op() const { return produced.getDefiningOp(); }
 };
 
@@ -62,10 +66,18 @@ std::optional<WritableProducer> findWritableProducer(Value source,
   p.init = linalgOp.getDpsInitOperand(0);
   // (The empty tensor may have other users: CSE merges the empty tensors
   // of one shape. Its contents are undefined, so this use can go.)
-  if (!p.init->get().getDefiningOp<tensor::EmptyOp>() ||
-      linalgOp.payloadUsesValueFromOperand(p.init))
-    return std::nullopt;
-  return p;
+  if (p.init->get().getDefiningOp<tensor::EmptyOp>() &&
+      !linalgOp.payloadUsesValueFromOperand(p.init))
+    return p;
+  // An init that is a fill of an empty tensor (a reduction's start, as in
+  // pooling): the fill moves to the slice.
+  auto fill = p.init->get().getDefiningOp<linalg::FillOp>();
+  if (fill && fill->hasOneUse() &&
+      fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+    p.fill = fill;
+    return p;
+  }
+  return std::nullopt;
 }
 
 /// Makes `p`'s op write into the slice of `dest` that an insert_slice with
@@ -82,6 +94,14 @@ void writeInto(RewriterBase &rewriter, WritableProducer p, Value dest,
     slice = tensor::ExpandShapeOp::create(
         rewriter, loc, p.produced.getType(), slice,
         p.collapse.getReassociationIndices());
+  if (p.fill) {
+    // (The fill's value dominates the fill, which comes before the op.)
+    slice = linalg::FillOp::create(rewriter, loc, p.fill.getInputs()[0], slice)
+                .getResult(0);
+    rewriter.modifyOpInPlace(p.op(), [&] { p.init->set(slice); });
+    rewriter.eraseOp(p.fill);
+    return;
+  }
   rewriter.modifyOpInPlace(p.op(), [&] { p.init->set(slice); });
 }
 

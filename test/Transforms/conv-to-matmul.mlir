@@ -1,4 +1,5 @@
-// RUN: onnx-mlir-opt %s --onnxc-conv-to-matmul --canonicalize | FileCheck %s
+// RUN: onnx-mlir-opt %s --onnxc-conv-to-matmul="min-shifted-channels=1" --canonicalize | FileCheck %s
+// RUN: onnx-mlir-opt %s --onnxc-conv-to-matmul --canonicalize | FileCheck %s --check-prefix=IM2COL
 
 // Stride 1: a loop over the nine kernel positions runs one matmul over a
 // shifted slice of the flattened, padded input (no copy of the input),
@@ -27,6 +28,14 @@
 // CHECK: %[[ROWS:.*]] = tensor.expand_shape %[[ALL]] {{\[}}[0], [1, 2]] output_shape [8, 6, 6]
 // CHECK: %[[OUT:.*]] = tensor.extract_slice %[[ROWS]][0, 0, 0] [8, 4, 4] [1, 1, 1]
 // CHECK: tensor.expand_shape %[[OUT]] {{\[}}[0, 1], [2], [3]] output_shape [1, 8, 4, 4]
+// With the default min-shifted-channels (16), 4 input channels take the
+// im2col form, stride 1 or not: one matmul with K = 3*3*4.
+// IM2COL-LABEL: func.func @conv3x3
+// IM2COL: linalg.transpose ins(%arg1 : tensor<8x4x3x3xf32>) {{.*}} permutation = [0, 2, 3, 1]
+// IM2COL-COUNT-9: linalg.copy
+// IM2COL-NOT: scf.for
+// IM2COL: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x36xf32>, tensor<36x32xf32>)
+// IM2COL: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 8, 4]
 func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
                    %init: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
   %r = linalg.conv_2d_nchw_fchw
@@ -38,7 +47,8 @@ func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
 
 // Stride 2: each kernel position's input columns are copied out of the
 // strided input into its slab of an im2col tensor, whose columns past the
-// 9 positions (up to 32) are zeros.
+// 9 positions (up to 32) are zeros; one matmul of the filter as
+// F x (KH*KW*C) by the im2col tensor as (KH*KW*C) x positions.
 // CHECK-LABEL: func.func @conv3x3_stride2
 // CHECK: %[[COLS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<9x4x32xf32>)
 // CHECK: %[[S00:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 3, 3] [1, 1, 2, 2] : tensor<1x4x7x7xf32> to tensor<4x3x3xf32>
@@ -46,9 +56,10 @@ func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
 // CHECK: %[[SLAB:.*]] = tensor.collapse_shape %[[C00]] {{\[}}[0], [1, 2]] : tensor<4x3x3xf32> into tensor<4x9xf32>
 // CHECK: tensor.insert_slice %[[SLAB]] into %[[COLS]][0, 0, 0] [1, 4, 9] [1, 1, 1] : tensor<4x9xf32> into tensor<9x4x32xf32>
 // CHECK-COUNT-8: linalg.copy
-// CHECK: scf.for %[[K:.*]] = %c0 to %c9 step %c1
-// CHECK:   tensor.extract_slice %{{.*}}[%[[K]], 0, 0] [1, 4, 32] [1, 1, 1] : tensor<9x4x32xf32> to tensor<4x32xf32>
-// CHECK:   linalg.matmul {{.*}} -> tensor<8x32xf32>
+// CHECK: %[[W2:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<8x3x3x4xf32> into tensor<8x36xf32>
+// CHECK: %[[X2:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<9x4x32xf32> into tensor<36x32xf32>
+// CHECK-NOT: scf.for
+// CHECK: linalg.matmul ins(%[[W2]], %[[X2]] : tensor<8x36xf32>, tensor<36x32xf32>) {{.*}} -> tensor<8x32xf32>
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 11, 3]
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0] [8, 3, 3] [1, 1, 1]
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3]] output_shape [1, 8, 3, 3]

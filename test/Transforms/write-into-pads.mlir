@@ -151,3 +151,33 @@ func.func @im2col_slabs(%x: tensor<2x16x16xf32>) -> tensor<2x2x8xf32> {
   %i1 = tensor.insert_slice %c1 into %i0[1, 0, 0] [1, 2, 8] [1, 1, 1] : tensor<2x8xf32> into tensor<2x2x8xf32>
   return %i1 : tensor<2x2x8xf32>
 }
+
+// -----
+
+// A reduction whose init is a fill (a max pool's -inf start) writes into the
+// padded buffer too: the fill moves onto the interior slice.
+// CHECK-LABEL: func.func @pool_then_pad
+// CHECK: %[[I:.+]] = tensor.extract_slice %{{.+}}[1] [4] [1] : tensor<6xf32> to tensor<4xf32>
+// CHECK: %[[F:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[I]] : tensor<4xf32>)
+// CHECK: %[[R:.+]] = linalg.generic {{.+}} outs(%[[F]] : tensor<4xf32>)
+// CHECK: tensor.insert_slice %[[R]] into %{{.+}}[1] [4] [1]
+// BUF-LABEL: func.func @pool_then_pad
+// BUF-COUNT-1: memref.alloc()
+// BUF-NOT: memref.copy
+// BUF: return
+func.func @pool_then_pad(%x: tensor<4x2xf32>) -> tensor<6xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x2xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %p = tensor.pad %r low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<4xf32> to tensor<6xf32>
+  return %p : tensor<6xf32>
+}

@@ -49,15 +49,18 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
   let description = [{
     Runs on tensors, before onnxc-tile-and-vectorize. A static f32
     linalg.conv_2d_nchw_fchw of batch 1 becomes, for each block of 64
-    filters x 256 output positions, a loop over the KH*KW kernel positions
-    k whose body is one linalg.matmul W_k (filters x C) x X_k (C x
-    positions) accumulating into the block while it is in cache. The filter
-    is transposed to (KH*KW) x F x C so that each W_k is contiguous. With
-    stride 1, X_k is a slice of the padded input flattened to C x (Hp*Wp)
-    starting at (k / KW)*d*Wp + (k % KW)*d: no copy; the matmuls compute
-    Wp - OW extra columns per output row, dropped at the end. With other
-    strides X_k is slab k of an im2col tensor KH*KW x C x positions (one
-    strided copy per kernel position). Positions are computed up to a
+    filters x 256 output positions, matmuls accumulating into the block
+    while it is in cache. With stride 1 and at least min-shifted-channels
+    input channels: a loop over the KH*KW kernel positions k whose body is
+    one linalg.matmul W_k (filters x C) x X_k (C x positions), with the
+    filter transposed to (KH*KW) x F x C so that each W_k is contiguous,
+    and X_k a slice of the padded input flattened to C x (Hp*Wp) starting
+    at (k / KW)*d*Wp + (k % KW)*d: no copy; the matmuls compute Wp - OW
+    extra columns per output row, dropped at the end. Otherwise (strides,
+    or few channels, where each kernel position's matmul would do a handful
+    of FMAs per load and store of the accumulator) one matmul of the filter
+    as F x (KH*KW*C) by an im2col tensor (KH*KW*C) x positions (one strided
+    copy per kernel position). Positions are computed up to a
     multiple of 32 (the register tile's width; the input or the im2col
     tensor gets zero columns for them), so every tile is whole and every
     shape static. A fill or bias init starts each block in cache.
@@ -74,6 +77,11 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
     then runs once, see onnxc-hoist-constants) or when the other operand
     has 8 or more rows (columns), so that register tiles read contiguously.
   }];
+  let options = [
+    Option<"minShiftedChannels", "min-shifted-channels", "int64_t", "16",
+           "Fewest input channels for the shifted-slice form of a stride-1 "
+           "conv (fewer: im2col and one matmul)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
