@@ -32,7 +32,9 @@
 // im2col form, stride 1 or not: one matmul with K = 3*3*4.
 // IM2COL-LABEL: func.func @conv3x3
 // IM2COL: linalg.transpose ins(%arg1 : tensor<8x4x3x3xf32>) {{.*}} permutation = [0, 2, 3, 1]
-// IM2COL-COUNT-9: linalg.copy
+// IM2COL: scf.for %{{.*}} = %c0 to %c9 step %c1
+// IM2COL:   linalg.copy
+// IM2COL: } {onnxc.parallel}
 // IM2COL-NOT: scf.for
 // IM2COL: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x36xf32>, tensor<36x32xf32>)
 // IM2COL: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 8, 4]
@@ -45,19 +47,24 @@ func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
   return %r : tensor<1x8x4x4xf32>
 }
 
-// Stride 2: each kernel position's input columns are copied out of the
-// strided input into its slab of an im2col tensor, whose columns past the
-// 9 positions (up to 32) are zeros; one matmul of the filter as
-// F x (KH*KW*C) by the im2col tensor as (KH*KW*C) x positions.
+// Stride 2: a loop over the kernel positions copies each one's input
+// columns out of the strided input into its slab of an im2col tensor, whose
+// columns past the 9 positions (up to 32) are zeros; one matmul of the
+// filter as F x (KH*KW*C) by the im2col tensor as (KH*KW*C) x positions.
 // CHECK-LABEL: func.func @conv3x3_stride2
-// CHECK: %[[COLS:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<9x4x32xf32>)
-// CHECK: %[[S00:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 4, 3, 3] [1, 1, 2, 2] : tensor<1x4x7x7xf32> to tensor<4x3x3xf32>
-// CHECK: %[[C00:.*]] = linalg.copy ins(%[[S00]] : tensor<4x3x3xf32>)
-// CHECK: %[[SLAB:.*]] = tensor.collapse_shape %[[C00]] {{\[}}[0], [1, 2]] : tensor<4x3x3xf32> into tensor<4x9xf32>
-// CHECK: tensor.insert_slice %[[SLAB]] into %[[COLS]][0, 0, 0] [1, 4, 9] [1, 1, 1] : tensor<4x9xf32> into tensor<9x4x32xf32>
-// CHECK-COUNT-8: linalg.copy
+// CHECK: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<9x4x32xf32>)
+// CHECK: %[[COLS:.*]] = scf.for %[[K:.*]] = %c0 to %c9 step %c1 iter_args(%[[C:.*]] = %[[ZERO]])
+// CHECK:   %[[I:.*]] = arith.divui %[[K]], %c3
+// CHECK:   %[[J:.*]] = arith.remui %[[K]], %c3
+// CHECK:   %[[S:.*]] = tensor.extract_slice %arg0[0, 0, %[[I]], %[[J]]] [1, 4, 3, 3] [1, 1, 2, 2] : tensor<1x4x7x7xf32> to tensor<4x3x3xf32>
+// CHECK:   %[[SLAB:.*]] = tensor.extract_slice %[[C]][%[[K]], 0, 0] [1, 4, 9] [1, 1, 1] : tensor<9x4x32xf32> to tensor<4x9xf32>
+// CHECK:   %[[SLAB3:.*]] = tensor.expand_shape %[[SLAB]] {{\[}}[0], [1, 2]] output_shape [4, 3, 3]
+// CHECK:   %[[CP:.*]] = linalg.copy ins(%[[S]] : tensor<4x3x3xf32>) outs(%[[SLAB3]] : tensor<4x3x3xf32>)
+// CHECK:   %[[CP2:.*]] = tensor.collapse_shape %[[CP]]
+// CHECK:   tensor.insert_slice %[[CP2]] into %[[C]][%[[K]], 0, 0] [1, 4, 9] [1, 1, 1]
+// CHECK: } {onnxc.parallel}
 // CHECK: %[[W2:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3]] : tensor<8x3x3x4xf32> into tensor<8x36xf32>
-// CHECK: %[[X2:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2]] : tensor<9x4x32xf32> into tensor<36x32xf32>
+// CHECK: %[[X2:.*]] = tensor.collapse_shape %[[COLS]] {{\[}}[0, 1], [2]] : tensor<9x4x32xf32> into tensor<36x32xf32>
 // CHECK-NOT: scf.for
 // CHECK: linalg.matmul ins(%[[W2]], %[[X2]] : tensor<8x36xf32>, tensor<36x32xf32>) {{.*}} -> tensor<8x32xf32>
 // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2]] output_shape [8, 11, 3]
