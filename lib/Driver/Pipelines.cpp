@@ -125,6 +125,8 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
+  if (vectorize)
+    pm.addNestedPass<func::FuncOp>(createApproximateMath());
   pm.addPass(createConvertMathToLibmPass());
   // Weights reach LLVM as one flat byte array each.
   pm.addPass(createWeightsAsBytes());
