@@ -122,15 +122,30 @@ class GraphBuilder:
         hi = self.const("relu6.max", np.array(6.0, np.float32))
         return self.op("Clip", [x, lo, hi], name)
 
-    def conv_bn_act(self, x, cin, cout, k, name, stride=1, group=1, act=True):
-        """torchvision Conv2dNormActivation: Conv (no bias) + BN [+ Relu6]."""
+    def conv_bn_act(self, x, cin, cout, k, name, stride=1, group=1, act="relu6"):
+        """torchvision Conv2dNormActivation: Conv (no bias) + BN, then Relu6,
+        Relu or (act=None) nothing."""
         y = self.conv(x, cin, cout, k, f"{name}.conv", stride, group, bias=False,
                       gain=2.0 if act else 1.0)
         y = self.bn(y, cout, f"{name}.bn")
-        return self.relu6(y, f"{name}.relu6") if act else y
+        if act == "relu6":
+            return self.relu6(y, f"{name}.relu6")
+        if act == "relu":
+            return self.op("Relu", [y], f"{name}.relu")
+        assert act is None, act
+        return y
 
     def conv_relu(self, x, cin, cout, k, name):
         return self.op("Relu", [self.conv(x, cin, cout, k, f"{name}.conv")], f"{name}.relu")
+
+    def classifier(self, x, fin, name, classes=1000):
+        """GlobalAveragePool, Flatten, then Gemm by a [classes, fin] weight
+        (transB, as torchvision exports Linear) into the output `logits`."""
+        x = self.op("GlobalAveragePool", [x], "avgpool")
+        x = self.op("Flatten", [x], "flatten", axis=1)
+        w = self.normal(f"{name}.weight", (classes, fin), np.sqrt(1.0 / fin))
+        b = self.normal(f"{name}.bias", (classes,), 0.01)
+        return self.op("Gemm", [x, w, b], name, "logits", transB=1)
 
     def linear(self, x, fin, fout, name):
         """MatMul by a [fin, fout] weight (std 1/sqrt(fin)) + Add bias."""
@@ -197,16 +212,12 @@ def mobilenetv2():
             if t != 1:
                 y = g.conv_bn_act(y, cin, hidden, 1, f"{name}.expand")
             y = g.conv_bn_act(y, hidden, hidden, 3, f"{name}.dw", stride=stride, group=hidden)
-            y = g.conv_bn_act(y, hidden, c, 1, f"{name}.project", act=False)
+            y = g.conv_bn_act(y, hidden, c, 1, f"{name}.project", act=None)
             if stride == 1 and cin == c:
                 y = g.op("Add", [x, y], f"{name}.residual")
             x, cin, idx = y, c, idx + 1
     x = g.conv_bn_act(x, cin, 1280, 1, f"features.{idx}")
-    x = g.op("GlobalAveragePool", [x], "avgpool")
-    x = g.op("Flatten", [x], "flatten", axis=1)
-    w = g.normal("classifier.weight", (1000, 1280), np.sqrt(1.0 / 1280))
-    b = g.normal("classifier.bias", (1000,), 0.01)
-    g.op("Gemm", [x, w, b], "classifier", "logits", transB=1)
+    g.classifier(x, 1280, "classifier")
     return g, g.model([("input", F32, [1, 3, 224, 224])], [("logits", F32, [1, 1000])])
 
 
@@ -310,14 +321,7 @@ def unet_small():
 # -- ResNet-50 with full weights -----------------------------------------
 def resnet50_full():
     g = GraphBuilder("resnet50_full")
-
-    def conv_bn(x, cin, cout, k, name, stride=1, relu=True):
-        y = g.conv(x, cin, cout, k, f"{name}.conv", stride, bias=False,
-                   gain=2.0 if relu else 1.0)
-        y = g.bn(y, cout, f"{name}.bn")
-        return g.op("Relu", [y], f"{name}.relu") if relu else y
-
-    x = conv_bn("input", 3, 64, 7, "conv1", stride=2)
+    x = g.conv_bn_act("input", 3, 64, 7, "conv1", stride=2, act="relu")
     x = g.op("MaxPool", [x], "maxpool", kernel_shape=[3, 3], strides=[2, 2],
              pads=[1, 1, 1, 1])
     cin = 64
@@ -325,19 +329,15 @@ def resnet50_full():
             [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]):
         for b in range(blocks):
             name, s = f"layer{stage + 1}.{b}", (stride if b == 0 else 1)
-            y = conv_bn(x, cin, width, 1, f"{name}.a")
-            y = conv_bn(y, width, width, 3, f"{name}.b", stride=s)
-            y = conv_bn(y, width, 4 * width, 1, f"{name}.c", relu=False)
+            y = g.conv_bn_act(x, cin, width, 1, f"{name}.a", act="relu")
+            y = g.conv_bn_act(y, width, width, 3, f"{name}.b", stride=s, act="relu")
+            y = g.conv_bn_act(y, width, 4 * width, 1, f"{name}.c", act=None)
             if b == 0:
-                x = conv_bn(x, cin, 4 * width, 1, f"{name}.downsample", stride=s,
-                            relu=False)
+                x = g.conv_bn_act(x, cin, 4 * width, 1, f"{name}.downsample",
+                                  stride=s, act=None)
             x = g.op("Relu", [g.op("Add", [x, y], f"{name}.add")], f"{name}.relu")
             cin = 4 * width
-    x = g.op("GlobalAveragePool", [x], "avgpool")
-    x = g.op("Flatten", [x], "flatten", axis=1)
-    w = g.normal("fc.weight", (1000, 2048), np.sqrt(1.0 / 2048))
-    b = g.normal("fc.bias", (1000,), 0.01)
-    g.op("Gemm", [x, w, b], "fc", "logits", transB=1)
+    g.classifier(x, 2048, "fc")
     return g, g.model([("input", F32, [1, 3, 224, 224])], [("logits", F32, [1, 1000])])
 
 

@@ -233,6 +233,9 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   auto one = rewriter.getIndexAttr(1);
   auto zero = rewriter.getIndexAttr(0);
   auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
+  auto cst = [&](OpBuilder &b, Location l, int64_t v) {
+    return arith::ConstantIndexOp::create(b, l, v).getResult();
+  };
 
   // What kernel position k reads, as C x positions: shifted, the flattened
   // input from offset (k / KW)*d*Wp + (k % KW)*d on; otherwise, slab k of
@@ -280,9 +283,6 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     // columns straight into its slab (a loop, not KH*KW copies in a row:
     // bufferization's analysis of an 11x11 kernel's 121 inserts into one
     // tensor took 15 s).
-    auto cst = [&](OpBuilder &b, Location l, int64_t v) {
-      return arith::ConstantIndexOp::create(b, l, v).getResult();
-    };
     auto slabLoop = scf::ForOp::create(
         rewriter, loc, cst(rewriter, loc, 0), cst(rewriter, loc, kh * kw),
         cst(rewriter, loc, 1), ValueRange{columns},
@@ -341,9 +341,6 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                        int64_t width, Value into) -> Value {
     auto blockType = RankedTensorType::get({fb, width}, f32);
     Value block = start.block(b, l, into, fi, pi, fb, width);
-    auto cst = [&](int64_t v) {
-      return arith::ConstantIndexOp::create(b, l, v).getResult();
-    };
     Value computedBlock;
     if (!shifted) {
       int64_t k = kh * kw * c;
@@ -362,7 +359,8 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                           .getResult(0);
     } else {
       auto kernelLoop = scf::ForOp::create(
-          b, l, cst(0), cst(kh * kw), cst(1), ValueRange{block},
+          b, l, cst(b, l, 0), cst(b, l, kh * kw), cst(b, l, 1),
+          ValueRange{block},
           [&](OpBuilder &b, Location l, Value k, ValueRange kArgs) {
             Value wk = tensor::ExtractSliceOp::create(
                 b, l, RankedTensorType::get({fb, c}, f32), wk3,
@@ -370,13 +368,13 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                 ArrayRef<OpFoldResult>{one, idx(fb), idx(c)},
                 ArrayRef<OpFoldResult>{one, one, one});
             // pi + (k / KW) * d*Wp + (k % KW) * d
-            Value r = arith::DivUIOp::create(b, l, k, cst(kw));
-            Value q = arith::RemUIOp::create(b, l, k, cst(kw));
+            Value r = arith::DivUIOp::create(b, l, k, cst(b, l, kw));
+            Value q = arith::RemUIOp::create(b, l, k, cst(b, l, kw));
             Value start = arith::AddIOp::create(
                 b, l, pi,
                 arith::AddIOp::create(
-                    b, l, arith::MulIOp::create(b, l, r, cst(dh * wp)),
-                    arith::MulIOp::create(b, l, q, cst(dw))));
+                    b, l, arith::MulIOp::create(b, l, r, cst(b, l, dh * wp)),
+                    arith::MulIOp::create(b, l, q, cst(b, l, dw))));
             Value xk = tensor::ExtractSliceOp::create(
                 b, l, RankedTensorType::get({c, width}, f32), flat,
                 ArrayRef<OpFoldResult>{zero, start},

@@ -74,10 +74,10 @@ struct TileAndVectorizePass
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
 
-    // Pads become a fill (vectorised like any elementwise op) and an
-    // insert_slice of the padded value. (MLIR's empty-tensor elimination
-    // could then let the producer write into the padded buffer; its
-    // analysis took minutes on dynamic shapes, so it is not run yet.)
+    // Pads that onnxc-write-into-pads left (dynamic shapes, a padding
+    // value computed in the body) become a fill of the whole padded tensor
+    // (vectorised like any elementwise op) and an insert_slice of the
+    // padded value.
     {
       RewritePatternSet patterns(ctx);
       linalg::populateDecomposePadPatterns(patterns);

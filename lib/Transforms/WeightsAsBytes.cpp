@@ -13,7 +13,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/IR/BuiltinDialect.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_WEIGHTSASBYTES
@@ -58,11 +57,10 @@ struct WeightsAsBytesPass
     : mlir::onnxc::impl::WeightsAsBytesBase<WeightsAsBytesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<memref::GetGlobalOp> uses;
-    module.walk([&](memref::GetGlobalOp op) { uses.push_back(op); });
     DenseMap<StringAttr, SmallVector<memref::GetGlobalOp>> usesOf;
-    for (memref::GetGlobalOp use : uses)
+    module.walk([&](memref::GetGlobalOp use) {
       usesOf[use.getNameAttr().getAttr()].push_back(use);
+    });
 
     for (auto global : llvm::to_vector(module.getOps<memref::GlobalOp>())) {
       ElementsAttr bytes = asBytes(global);

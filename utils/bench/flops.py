@@ -40,32 +40,48 @@ def _attr(node, name, default):
     return default
 
 
+COUNTED_OPS = ("Conv", "ConvTranspose", "MatMul", "Gemm")
+
+
+def node_flops(node, shapes):
+    """2*MACs of one node: 0 for ops that are not counted, None for a
+    counted op whose shapes are unknown."""
+    op = node.op_type
+    if op not in COUNTED_OPS:
+        return 0
+    ins = [shapes.get(n) for n in node.input]
+    out = shapes.get(node.output[0])
+    if out is None or any(s is None for s in ins[:2]):
+        return None
+    if op == "Conv":
+        w = ins[1]  # [Cout, Cin/group, k...]
+        return 2 * math.prod(out) * math.prod(w[1:])
+    if op == "ConvTranspose":
+        x, w = ins[0], ins[1]  # w: [Cin, Cout/group, k...]
+        return 2 * math.prod(x) * math.prod(w[1:])
+    a = ins[0]
+    if op == "MatMul":
+        return 2 * math.prod(out) * (a[-1] if a else 1)
+    k = a[0] if _attr(node, "transA", 0) else a[-1]  # Gemm
+    return 2 * math.prod(out) * k
+
+
+def per_node_flops(model, dims=None):
+    """node name -> (op type, 2*MACs or None), for every node."""
+    model, shapes = _shapes(model, dims or {})
+    return {node.name: (node.op_type, node_flops(node, shapes))
+            for node in model.graph.node}
+
+
 def count_flops(model, dims=None):
     """(flops, uncounted): 2*MACs of the counted ops, and the number of
     those ops whose shapes were unknown."""
     model, shapes = _shapes(model, dims or {})
     flops, unknown = 0, 0
     for node in model.graph.node:
-        op = node.op_type
-        if op not in ("Conv", "ConvTranspose", "MatMul", "Gemm"):
-            continue
-        ins = [shapes.get(n) for n in node.input]
-        out = shapes.get(node.output[0])
-        if out is None or any(s is None for s in ins[:2]):
+        f = node_flops(node, shapes)
+        if f is None:
             unknown += 1
-            continue
-        if op == "Conv":
-            w = ins[1]  # [Cout, Cin/group, k...]
-            flops += 2 * math.prod(out) * math.prod(w[1:])
-        elif op == "ConvTranspose":
-            x, w = ins[0], ins[1]  # w: [Cin, Cout/group, k...]
-            flops += 2 * math.prod(x) * math.prod(w[1:])
-        elif op == "MatMul":
-            a = ins[0]
-            k = a[-1] if a else 1
-            flops += 2 * math.prod(out) * k
-        else:  # Gemm
-            a = ins[0]
-            k = a[0] if _attr(node, "transA", 0) else a[-1]
-            flops += 2 * math.prod(out) * k
+        else:
+            flops += f
     return flops, unknown

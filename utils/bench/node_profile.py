@@ -22,36 +22,7 @@ import tempfile
 import onnx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import flops as flops_mod  # noqa: E402
-
-
-def node_flops(model):
-    model, shapes = flops_mod._shapes(model, {})
-    out = {}
-    for node in model.graph.node:
-        sub = onnx.ModelProto()
-        sub.CopyFrom(model)
-        del sub.graph.node[:]
-        sub.graph.node.append(node)
-        f = 0
-        ins = [shapes.get(n) for n in node.input]
-        o = shapes.get(node.output[0]) if node.output else None
-        if node.op_type == "Conv" and o and ins[1]:
-            f = 2 * _prod(o) * _prod(ins[1][1:])
-        elif node.op_type in ("MatMul", "Gemm") and o and ins[0]:
-            k = ins[0][0] if flops_mod._attr(node, "transA", 0) else ins[0][-1]
-            f = 2 * _prod(o) * k
-        elif node.op_type == "ConvTranspose" and ins[0] and ins[1]:
-            f = 2 * _prod(ins[0]) * _prod(ins[1][1:])
-        out[node.name] = (node.op_type, f)
-    return out
-
-
-def _prod(xs):
-    p = 1
-    for x in xs:
-        p *= x
-    return p
+from flops import per_node_flops  # noqa: E402
 
 
 def main():
@@ -83,7 +54,7 @@ def main():
         pct, src, sym = float(m.group(1)), m.group(2), m.group(3)
         key = src if src and not src.endswith((".c", ".S", ".h")) else sym
         share[key] = share.get(key, 0.0) + pct
-    info = node_flops(onnx.load(args.model, load_external_data=False))
+    info = per_node_flops(onnx.load(args.model, load_external_data=False))
     total = sum(share.values())
     print("median latency %.3f ms at %d thread(s); %.1f%% of samples attributed"
           % (median, args.threads, total))
@@ -96,7 +67,7 @@ def main():
         print("| %s | %s | %.3f | %.1f | %s |" % (key, op, ms, pct, gf))
     by_op = {}
     for key, pct in share.items():
-        op = info.get(key, ("(" + key + ")", 0))[0] if key in info else "(other)"
+        op = info[key][0] if key in info else "(other)"
         by_op[op] = by_op.get(op, 0.0) + pct
     print("\nby op type: " + ", ".join("%s %.1f%%" % kv for kv in
                                          sorted(by_op.items(), key=lambda kv: -kv[1])))

@@ -2,7 +2,6 @@
 #ifndef ONNXC_TRANSFORMS_PASSES_H
 #define ONNXC_TRANSFORMS_PASSES_H
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/Pass.h"
