@@ -13,6 +13,8 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -24,6 +26,9 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <thread>
 
 #include "onnxc/Driver/Config.h"
 
@@ -335,6 +340,149 @@ LogicalResult mlir::onnxc::emitObjectFile(llvm::Module &module,
 }
 
 //===----------------------------------------------------------------------===//
+// Parallel code generation
+//===----------------------------------------------------------------------===//
+
+/// Gives every local symbol a name and hidden external linkage, so that a
+/// partition can refer to a definition that another one holds; the shared
+/// object still exports only what was external before.
+static void externalizeLocals(llvm::Module &module) {
+  unsigned counter = 0;
+  auto externalize = [&](llvm::GlobalValue &gv) {
+    if (gv.isDeclaration() || !gv.hasLocalLinkage())
+      return;
+    if (!gv.hasName())
+      gv.setName("__onnxc_local." + Twine(counter++));
+    gv.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    gv.setVisibility(llvm::GlobalValue::HiddenVisibility);
+  };
+  for (llvm::Function &f : module)
+    externalize(f);
+  for (llvm::GlobalVariable &gv : module.globals())
+    externalize(gv);
+}
+
+/// Assigns each function definition to one of `count` partitions, largest
+/// first to the least loaded one (size in instructions). Global variables
+/// (the weights) stay in partition 0, which is compiled from the original
+/// module, so that their bytes are never serialised.
+static llvm::DenseMap<const llvm::GlobalValue *, unsigned>
+assignPartitions(llvm::Module &module, unsigned count) {
+  // (size, position in the module): sorted the same way on every run.
+  SmallVector<std::tuple<size_t, size_t, llvm::Function *>> functions;
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration())
+      functions.push_back({f.getInstructionCount(), functions.size(), &f});
+  llvm::sort(functions, [](auto &a, auto &b) {
+    return std::get<0>(a) != std::get<0>(b) ? std::get<0>(a) > std::get<0>(b)
+                                            : std::get<1>(a) < std::get<1>(b);
+  });
+  SmallVector<size_t> load(count, 0);
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> owner;
+  for (auto &[size, position, f] : functions) {
+    unsigned best = 0;
+    for (unsigned p = 1; p < count; ++p)
+      if (load[p] < load[best])
+        best = p;
+    load[best] += size + 1;
+    owner[f] = best;
+  }
+  return owner;
+}
+
+/// Optimises and compiles one module to the object file `path`.
+static LogicalResult compileToFile(llvm::Module &module,
+                                   const CodeGenOptions &options,
+                                   StringRef path, std::string &error) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    error = "cannot write " + path.str() + ": " + ec.message();
+    return failure();
+  }
+  if (failed(emitObjectFile(module, options, os, error)))
+    return failure();
+  os.close();
+  if (os.has_error()) {
+    error = "cannot write " + path.str() + ": " + os.error().message();
+    os.clear_error();
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::onnxc::emitObjectFiles(std::unique_ptr<llvm::Module> module,
+                                           const CodeGenOptions &options,
+                                           unsigned threads,
+                                           ArrayRef<std::string> paths,
+                                           unsigned &written,
+                                           std::string &error) {
+  unsigned count = std::min<unsigned>(std::max(threads, 1u), paths.size());
+  unsigned definitions = 0;
+  for (llvm::Function &f : *module)
+    definitions += !f.isDeclaration();
+  count = std::min(count, std::max(definitions, 1u));
+  written = count;
+  if (count <= 1)
+    return compileToFile(*module, options, paths.front(), error);
+
+  // Partitions 1..count-1 travel as bitcode to threads with their own
+  // LLVMContext (a context is not thread-safe); partition 0 is what is
+  // left of the original module.
+  externalizeLocals(*module);
+  auto owner = assignPartitions(*module, count);
+  SmallVector<SmallVector<char, 0>> bitcode(count);
+  for (unsigned p = 1; p < count; ++p) {
+    llvm::ValueToValueMapTy map;
+    std::unique_ptr<llvm::Module> part =
+        llvm::CloneModule(*module, map, [&](const llvm::GlobalValue *gv) {
+          auto it = owner.find(gv);
+          return it != owner.end() && it->second == p;
+        });
+    llvm::raw_svector_ostream os(bitcode[p]);
+    llvm::WriteBitcodeToFile(*part, os);
+  }
+  for (llvm::Function &f : *module) {
+    auto it = owner.find(&f);
+    if (it != owner.end() && it->second != 0)
+      f.deleteBody();
+  }
+
+  // Targets are registered before the threads start.
+  {
+    std::string ignored;
+    std::unique_ptr<llvm::TargetMachine> tm(createTargetMachine(options, ignored));
+  }
+  SmallVector<std::string> errors(count);
+  SmallVector<char> failed(count, 0);
+  std::vector<std::thread> workers;
+  for (unsigned p = 1; p < count; ++p)
+    workers.emplace_back([&, p] {
+      llvm::LLVMContext context;
+      auto part = llvm::parseBitcodeFile(
+          llvm::MemoryBufferRef(StringRef(bitcode[p].data(), bitcode[p].size()),
+                                "partition"),
+          context);
+      if (!part) {
+        errors[p] = llvm::toString(part.takeError());
+        failed[p] = 1;
+        return;
+      }
+      bitcode[p].clear();
+      failed[p] = ::failed(compileToFile(**part, options, paths[p], errors[p]));
+    });
+  failed[0] = ::failed(compileToFile(*module, options, paths[0], errors[0]));
+  for (std::thread &worker : workers)
+    worker.join();
+  for (unsigned p = 0; p < count; ++p)
+    if (failed[p]) {
+      error = errors[p];
+      return failure();
+    }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Linking
 //===----------------------------------------------------------------------===//
 
@@ -349,7 +497,7 @@ static std::string findRuntimeLibrary() {
   return ONNXC_RUNTIME_LIBRARY;
 }
 
-LogicalResult mlir::onnxc::linkSharedObject(StringRef objectFile,
+LogicalResult mlir::onnxc::linkSharedObject(ArrayRef<std::string> objectFiles,
                                             StringRef output,
                                             std::string &error) {
   std::string runtime = findRuntimeLibrary();
@@ -358,13 +506,13 @@ LogicalResult mlir::onnxc::linkSharedObject(StringRef objectFile,
     error = std::string("cannot find the linker ") + ONNXC_LINKER;
     return failure();
   }
-  SmallVector<StringRef> args = {*linker,  "-shared",      "--hash-style=gnu",
-                                 "-o",     output,         objectFile,
-                                 "--whole-archive", runtime, "--no-whole-archive",
-                                 "--as-needed",  "-lm",
-                                 "-lc",    "--no-as-needed", "-z",
-                                 "noexecstack", "-L/usr/lib/x86_64-linux-gnu",
-                                 "-L/lib/x86_64-linux-gnu"};
+  SmallVector<StringRef> args = {*linker, "-shared", "--hash-style=gnu", "-o",
+                                 output};
+  for (const std::string &object : objectFiles)
+    args.push_back(object);
+  args.append({"--whole-archive", runtime, "--no-whole-archive", "--as-needed",
+               "-lm", "-lc", "--no-as-needed", "-z", "noexecstack",
+               "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu"});
   // Builtins such as __truncsfhf2 (f16 without F16C) come from the static
   // libgcc; the shared object gains no run-time dependency from it.
   if (StringRef(ONNXC_LIBGCC).size() && llvm::sys::fs::exists(ONNXC_LIBGCC))

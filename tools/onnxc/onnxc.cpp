@@ -37,6 +37,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <algorithm>
+#include <thread>
+
 using namespace mlir;
 
 namespace {
@@ -60,6 +63,12 @@ llvm::cl::opt<EmitStage> emit(
         clEnumValN(EmitStage::Obj, "obj", "an object file"),
         clEnumValN(EmitStage::Lib, "lib", "a shared object (default)")),
     llvm::cl::init(EmitStage::Lib));
+llvm::cl::opt<unsigned> codegenThreads(
+    "codegen-threads",
+    llvm::cl::desc("Threads that optimise and compile the LLVM module, each its "
+                   "own part of the functions (default 0: the available "
+                   "cores, at most 8; the object code depends on it)"),
+    llvm::cl::init(0));
 llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("Optimisation level"),
                                  llvm::cl::Prefix, llvm::cl::init(2));
 llvm::cl::opt<std::string> mcpu("mcpu",
@@ -299,31 +308,52 @@ int main(int argc, char **argv) {
 
   if (outputFile.empty() || outputFile == "-")
     return fail("--emit=obj and --emit=lib need an output file (-o)");
-  std::string objectPath = outputFile;
-  SmallString<128> tempObject;
+  // --emit=obj writes one object; a library links one per code generation
+  // thread, each a temporary file.
+  unsigned threads = emit == EmitStage::Lib ? codegenThreads.getValue() : 1;
+  if (threads == 0)
+    threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  SmallVector<std::string> objectPaths;
+  auto removeTemporaries = [&] {
+    if (emit == EmitStage::Lib)
+      for (const std::string &path : objectPaths)
+        llvm::sys::fs::remove(path);
+  };
   if (emit == EmitStage::Lib) {
-    if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", tempObject))
-      return fail("cannot create a temporary file: " + ec.message());
-    objectPath = std::string(tempObject);
+    for (unsigned i = 0; i < threads; ++i) {
+      SmallString<128> temp;
+      if (auto ec = llvm::sys::fs::createTemporaryFile("onnxc", "o", temp)) {
+        removeTemporaries();
+        return fail("cannot create a temporary file: " + ec.message());
+      }
+      objectPaths.push_back(std::string(temp));
+    }
+  } else {
+    objectPaths.push_back(outputFile);
   }
-  {
+  unsigned written = 0;
+  LogicalResult emitted = [&] {
     TimingScope objTimer =
         rootTimer.nest("LLVM optimisation and object emission");
-    auto output = openOutputFile(objectPath, &error);
-    if (!output)
-      return fail(error);
-    if (failed(onnxc::emitObjectFile(*llvmModule, codegen, output->os(),
-                                     error)))
-      return fail(error);
-    output->keep();
+    return onnxc::emitObjectFiles(std::move(llvmModule), codegen, threads,
+                                  objectPaths, written, error);
+  }();
+  if (failed(emitted)) {
+    for (const std::string &path : objectPaths)
+      llvm::sys::fs::remove(path);
+    return fail(error);
   }
+  if (timeStages)
+    llvm::errs() << "onnxc: LLVM code generation in " << written
+                 << (written == 1 ? " part\n" : " parts\n");
   if (emit == EmitStage::Obj)
     return 0;
   LogicalResult linked = [&] {
     TimingScope linkTimer = rootTimer.nest("link");
-    return onnxc::linkSharedObject(objectPath, outputFile, error);
+    return onnxc::linkSharedObject(ArrayRef(objectPaths).take_front(written),
+                                   outputFile, error);
   }();
-  llvm::sys::fs::remove(tempObject);
+  removeTemporaries();
   if (failed(linked))
     return fail(error);
   return 0;

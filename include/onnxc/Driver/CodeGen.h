@@ -56,8 +56,18 @@ LogicalResult optimizeModule(llvm::Module &module,
                              std::string &error);
 
 /// Links `objectFile` and the onnxc runtime into the shared object `output`.
-LogicalResult linkSharedObject(StringRef objectFile, StringRef output,
-                               std::string &error);
+/// Splits the module's functions into up to `threads` partitions (at most
+/// paths.size()) and optimises and compiles them concurrently, partition i
+/// to paths[i]; returns how many were written through `written`. With one
+/// partition the object is what emitObjectFile writes. The module's local
+/// symbols become hidden, so the shared object's exports do not change.
+LogicalResult emitObjectFiles(std::unique_ptr<llvm::Module> module,
+                              const CodeGenOptions &options, unsigned threads,
+                              ArrayRef<std::string> paths, unsigned &written,
+                              std::string &error);
+
+LogicalResult linkSharedObject(ArrayRef<std::string> objectFiles,
+                               StringRef output, std::string &error);
 
 } // namespace mlir::onnxc
 
