@@ -59,8 +59,11 @@ void mlir::onnxc::buildNodeLineTablesPipeline(OpPassManager &pm) {
 }
 
 void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
-                                             bool runtimeChecks) {
+                                             bool runtimeChecks,
+                                             bool graphPasses) {
   pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
+  if (graphPasses)
+    pm.addNestedPass<func::FuncOp>(createONNXFoldBatchNorm());
   ConvertONNXToLinalgOptions convert;
   convert.runtimeChecks = runtimeChecks;
   pm.addPass(createConvertONNXToLinalg(convert));

@@ -87,6 +87,11 @@ llvm::cl::opt<bool> noONNXShapeInference(
     "no-onnx-shape-inference",
     llvm::cl::desc("Import without running ONNX's graph shape inference"),
     llvm::cl::init(false));
+llvm::cl::opt<bool> noGraphPasses(
+    "no-graph-passes",
+    llvm::cl::desc("Leave out the graph passes on the onnx dialect "
+                   "(onnx-fold-batch-norm)"),
+    llvm::cl::init(false));
 llvm::cl::opt<bool> noRuntimeChecks(
     "no-runtime-checks",
     llvm::cl::desc("Leave out the run-time checks of index values and "
@@ -264,7 +269,8 @@ int main(int argc, char **argv) {
                  UnitAttr::get(&context));
 
   if (failed(runPipeline("onnx -> linalg", [](OpPassManager &pm) {
-        onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks);
+        onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks,
+                                         !noGraphPasses);
       })))
     return 1;
   if (emit == EmitStage::Linalg)

@@ -15,7 +15,10 @@ namespace mlir::onnxc {
 
 /// `runtimeChecks` = false leaves out the run-time checks of the generated
 /// code (onnxc --no-runtime-checks, to measure what they cost).
-void buildONNXToLinalgPipeline(OpPassManager &pm, bool runtimeChecks = true);
+/// Shape inference, the graph passes on the onnx dialect (unless
+/// `graphPasses` is false), then the conversion to linalg on tensors.
+void buildONNXToLinalgPipeline(OpPassManager &pm, bool runtimeChecks = true,
+                               bool graphPasses = true);
 /// `vectorize` = false keeps every linalg op a scalar loop nest (onnxc
 /// --no-vectorize, to compare with the tiled and vectorised code).
 void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true);
