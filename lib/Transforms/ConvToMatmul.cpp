@@ -19,6 +19,8 @@
 
 #include "onnxc/Transforms/Passes.h"
 
+#include "ConvEpilogue.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -171,9 +173,14 @@ SmallVector<int64_t> attrValues(DenseIntElementsAttr a) {
 }
 
 LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
-                          int64_t minShiftedChannels) {
+                          int64_t minShiftedChannels, bool fuseEpilogue) {
   if (!isStaticF32Batch1(conv))
     return failure();
+  // An elementwise consumer applied to each block: the rewrite goes where
+  // that op is (its per-channel operands may be computed after the conv).
+  std::optional<onnxc::ConvEpilogue> epilogue;
+  if (fuseEpilogue)
+    epilogue = onnxc::ConvEpilogue::match(conv->getResult(0));
   Value x = conv.getInputs()[0], w = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
   auto xType = cast<RankedTensorType>(x.getType());
@@ -195,7 +202,10 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   bool shifted =
       strides[0] == 1 && strides[1] == 1 && c >= minShiftedChannels;
   Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
+  rewriter.setInsertionPoint(epilogue ? epilogue->getOp().getOperation()
+                                      : conv.getOperation());
+  if (epilogue)
+    epilogue->prepare(rewriter, epilogue->getOp().getLoc());
   Type f32 = rewriter.getF32Type();
 
   // Output positions, flattened: OH rows of `row` columns, computed up to
@@ -388,6 +398,8 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           });
       computedBlock = kernelLoop.getResult(0);
     }
+    if (epilogue)
+      computedBlock = epilogue->apply(b, l, computedBlock, fi, fb);
     return tensor::InsertSliceOp::create(
         b, l, computedBlock, into, ArrayRef<OpFoldResult>{fi, pi},
         ArrayRef<OpFoldResult>{idx(fb), idx(width)},
@@ -436,7 +448,12 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   result = tensor::ExpandShapeOp::create(
       rewriter, loc, outType, result,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-  rewriter.replaceOp(conv, result);
+  if (epilogue) {
+    rewriter.replaceOp(epilogue->getOp(), result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
   return success();
 }
 
@@ -507,7 +524,8 @@ LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
       });
   rewriter.replaceOp(conv, loop.getResult(0));
   // Else a conv per group.
-  (void)rewriteConv(rewriter, groupConv, minShiftedChannels);
+  (void)rewriteConv(rewriter, groupConv, minShiftedChannels,
+                    /*fuseEpilogue=*/false);
   return success();
 }
 
@@ -522,9 +540,14 @@ LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
 /// - Other strides: the iteration space is C x OH x OW over views of the
 ///   input's column phases (see below).
 LogicalResult rewriteDepthwise(RewriterBase &rewriter,
-                               linalg::DepthwiseConv2DNchwChwOp conv) {
+                               linalg::DepthwiseConv2DNchwChwOp conv,
+                               bool fuseEpilogue) {
   if (!isStaticF32Batch1(conv))
     return failure();
+  // An elementwise consumer becomes part of the generic's body.
+  std::optional<onnxc::ConvEpilogue> epilogue;
+  if (fuseEpilogue)
+    epilogue = onnxc::ConvEpilogue::match(conv->getResult(0));
   Value x = conv.getInputs()[0], w = conv.getInputs()[1];
   Value init = conv.getOutputs()[0];
   auto xType = cast<RankedTensorType>(x.getType());
@@ -538,7 +561,10 @@ LogicalResult rewriteDepthwise(RewriterBase &rewriter,
   int64_t dh = dilations[0], dw = dilations[1];
   bool unitStride = strides[0] == 1 && strides[1] == 1;
   Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
+  rewriter.setInsertionPoint(epilogue ? epilogue->getOp().getOperation()
+                                      : conv.getOperation());
+  if (epilogue)
+    epilogue->prepare(rewriter, epilogue->getOp().getLoc());
   MLIRContext *ctx = rewriter.getContext();
   Type f32 = rewriter.getF32Type();
   auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
@@ -636,6 +662,10 @@ LogicalResult rewriteDepthwise(RewriterBase &rewriter,
   }
   if (startIsInput)
     inputs.push_back(start);
+  if (epilogue) {
+    llvm::append_range(inputs, epilogue->getOperands());
+    llvm::append_range(maps, epilogue->getOperandMaps(rank));
+  }
   maps.push_back(identity); // the output
 
   // Stride 1: the output is written into the first `computed` positions of
@@ -661,6 +691,11 @@ LogicalResult rewriteDepthwise(RewriterBase &rewriter,
           acc = arith::AddFOp::create(
               b, l, acc,
               arith::MulFOp::create(b, l, args[2 * k], args[2 * k + 1]));
+        if (epilogue)
+          acc = epilogue->emitBody(
+              b, acc,
+              args.slice(2 * taps + startIsInput,
+                         epilogue->getOperands().size()));
         linalg::YieldOp::create(b, l, acc);
       });
   Value result = generic.getResult(0);
@@ -682,7 +717,12 @@ LogicalResult rewriteDepthwise(RewriterBase &rewriter,
   result = tensor::ExpandShapeOp::create(
       rewriter, loc, outType, result,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-  rewriter.replaceOp(conv, result);
+  if (epilogue) {
+    rewriter.replaceOp(epilogue->getOp(), result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
   return success();
 }
 
@@ -776,16 +816,18 @@ struct ConvToMatmulPass
               linalg::DepthwiseConv2DNchwChwOp, linalg::MatmulOp>(op))
         convs.push_back(op);
     });
-    // Other forms stay as they are.
-    for (Operation *op : convs) {
+    // Other forms stay as they are. In reverse order, so that an epilogue
+    // sees the pads that the rewrite of the conv after it adds.
+    for (Operation *op : llvm::reverse(convs)) {
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-        (void)rewriteConv(rewriter, conv, minShiftedChannels);
+        (void)rewriteConv(rewriter, conv, minShiftedChannels, fuseEpilogues);
       else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
         (void)rewriteGroupedConv(rewriter, grouped, minShiftedChannels);
       else if (auto mm = dyn_cast<linalg::MatmulOp>(op))
         (void)rewriteTransposedMatmul(rewriter, mm);
       else
-        (void)rewriteDepthwise(rewriter, cast<linalg::DepthwiseConv2DNchwChwOp>(op));
+        (void)rewriteDepthwise(
+            rewriter, cast<linalg::DepthwiseConv2DNchwChwOp>(op), fuseEpilogues);
     }
   }
 };

@@ -26,12 +26,15 @@ using namespace mlir;
 
 namespace {
 /// A 1-D read along a dim of static stride s > 1 (a strided view: column
-/// phases, im2col slabs of strided convolutions) as one vector.gather of the
+/// phases, im2col slabs of strided convolutions) as one contiguous load and
+/// a vector.shuffle for small strides, else one vector.gather of the
 /// elements at s * [0, 1, ..., n-1] past its first. VectorToSCF would
 /// otherwise unroll it into n scalar loads and inserts, which LLVM spills
 /// for long vectors.
 struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
   using OpRewritePattern::OpRewritePattern;
+  static constexpr int64_t kMaxShuffledStride = 4;
+  static constexpr int64_t kMaxShuffledSpan = 256;
   LogicalResult matchAndRewrite(vector::TransferReadOp read,
                                 PatternRewriter &rewriter) const override {
     auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
@@ -68,6 +71,22 @@ struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
         rewriter, loc, flatType, metadata.getBaseBuffer(), OpFoldResult(linear),
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr((n - 1) * stride + 1)},
         ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    // Small strides: one contiguous load of the whole span and a shuffle
+    // that picks every s-th element (the backend's permutes; gathers load
+    // one element at a time). The span lies inside the view, so the load
+    // stays in bounds.
+    int64_t span = (n - 1) * stride + 1;
+    if (stride <= kMaxShuffledStride && span <= kMaxShuffledSpan) {
+      Value wide = vector::LoadOp::create(
+          rewriter, loc, VectorType::get({span}, element), flat,
+          ValueRange{zero});
+      SmallVector<int64_t> picks;
+      for (int64_t i = 0; i < n; ++i)
+        picks.push_back(i * stride);
+      rewriter.replaceOpWithNewOp<vector::ShuffleOp>(read, wide, wide, picks);
+      return success();
+    }
     SmallVector<int32_t> offsets;
     for (int64_t i = 0; i < n; ++i)
       offsets.push_back(static_cast<int32_t>(i * stride));
@@ -79,7 +98,6 @@ struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
         rewriter, loc, DenseElementsAttr::get(maskType, true));
     Value passThru = vector::BroadcastOp::create(rewriter, loc, vectorType,
                                                  read.getPadding());
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     rewriter.replaceOpWithNewOp<vector::GatherOp>(
         read, vectorType, flat, ValueRange{zero}, indexVector, mask,
         passThru);

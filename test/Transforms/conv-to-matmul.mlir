@@ -236,3 +236,84 @@ func.func @runtime_trans_b_one_row(%x: tensor<1x8xf32>, %w: tensor<16x8xf32>,
          outs(%init : tensor<1x16xf32>) -> tensor<1x16xf32>
   return %r : tensor<1x16xf32>
 }
+
+// Epilogue: the elementwise op after the conv (here X * a + c per output
+// channel, then a Relu against a scalar) is applied to each output block
+// after its matmuls (a generic over the block, the per-channel operands
+// sliced to the block's filters), and replaces the conv's result; the
+// per-channel operands computed after the conv are still available.
+// CHECK-LABEL: func.func @conv_epilogue
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f32>
+// CHECK: %[[A:.*]] = linalg.generic {{.*}} ins(%arg2 : tensor<8xf32>)
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %c9
+// CHECK:   linalg.matmul
+// CHECK: %[[EPI:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%[[A]], %arg3, %[[ZERO]] : tensor<8xf32>, tensor<8xf32>, tensor<f32>) outs(%[[SUM]] : tensor<8x32xf32>)
+// CHECK:   ^bb0(%[[IA:.*]]: f32, %[[IC:.*]]: f32, %[[IZ:.*]]: f32, %[[X:.*]]: f32):
+// CHECK:     %[[M:.*]] = arith.mulf %[[X]], %[[IA]]
+// CHECK:     %[[S:.*]] = arith.addf %[[M]], %[[IC]]
+// CHECK:     %[[R:.*]] = arith.maximumf %[[S]], %[[IZ]]
+// CHECK:     linalg.yield %[[R]]
+// CHECK: tensor.insert_slice %[[EPI]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// A spatially varying operand (a residual) is not an epilogue: the conv's
+// result is computed whole, then the elementwise op.
+// CHECK-LABEL: func.func @conv_residual
+// CHECK: scf.for
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]
+#nchw = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+#scalar = affine_map<(d0, d1, d2, d3) -> (0)>
+#vec = affine_map<(d0) -> (d0)>
+func.func @conv_epilogue(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
+                         %scale: tensor<8xf32>, %shift: tensor<8xf32>)
+    -> tensor<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x8x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x4x6x6xf32>, tensor<8x4x3x3xf32>)
+         outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %e8 = tensor.empty() : tensor<8xf32>
+  %a = linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]}
+         ins(%scale : tensor<8xf32>) outs(%e8 : tensor<8xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %h = arith.mulf %s, %s : f32
+    linalg.yield %h : f32
+  } -> tensor<8xf32>
+  %a3 = tensor.expand_shape %a [[0, 1, 2]] output_shape [8, 1, 1] : tensor<8xf32> into tensor<8x1x1xf32>
+  %c3 = tensor.expand_shape %shift [[0, 1, 2]] output_shape [8, 1, 1] : tensor<8xf32> into tensor<8x1x1xf32>
+  %z = arith.constant dense<0.0> : tensor<1xf32>
+  %y = linalg.generic {indexing_maps = [#nchw, #chan, #chan, #scalar, #nchw],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%r, %a3, %c3, %z : tensor<1x8x4x4xf32>, tensor<8x1x1xf32>, tensor<8x1x1xf32>, tensor<1xf32>)
+         outs(%empty : tensor<1x8x4x4xf32>) {
+  ^bb0(%v: f32, %av: f32, %cv: f32, %zv: f32, %o: f32):
+    %m = arith.mulf %v, %av : f32
+    %s = arith.addf %m, %cv : f32
+    %q = arith.maximumf %s, %zv : f32
+    linalg.yield %q : f32
+  } -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}
+
+func.func @conv_residual(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
+                         %res: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x8x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x4x6x6xf32>, tensor<8x4x3x3xf32>)
+         outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %y = linalg.generic {indexing_maps = [#nchw, #nchw, #nchw],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%r, %res : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>)
+         outs(%empty : tensor<1x8x4x4xf32>) {
+  ^bb0(%v: f32, %rv: f32, %o: f32):
+    %s = arith.addf %v, %rv : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x4x4xf32>
+  return %y : tensor<1x8x4x4xf32>
+}

@@ -40,11 +40,10 @@ func.func @mask(%n: index, %m: memref<64xf32>) -> vector<32xf32> {
   return %v : vector<32xf32>
 }
 
-// A read along a dim of stride 2 is one gather of the elements 0, 2, 4, ...
-// past its first (at offset + i * 16 + j * 2 of the buffer), not eight
-// scalar loads.
+// A read along a dim of stride 2 is one contiguous load of the span from
+// its first element to its last (at offset + i * 16 + j * 2 of the buffer)
+// and a shuffle of the elements 0, 2, 4, ..., not eight scalar loads.
 // CHECK-LABEL: func.func @strided_read
-// CHECK-DAG: %[[IDX:.*]] = arith.constant dense<[0, 2, 4, 6, 8, 10, 12, 14]> : vector<8xi32>
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: %[[BASE:.*]], %[[OFF:.*]], %{{.*}}:2, %{{.*}}:2 = memref.extract_strided_metadata %arg0
@@ -53,7 +52,8 @@ func.func @mask(%n: index, %m: memref<64xf32>) -> vector<32xf32> {
 // CHECK: %[[COL:.*]] = arith.muli %arg2, %[[C2]]
 // CHECK: %[[LIN:.*]] = arith.addi %[[AT]], %[[COL]]
 // CHECK: %[[FLAT:.*]] = memref.reinterpret_cast %[[BASE]] to offset: [%[[LIN]]], sizes: [15], strides: [1]
-// CHECK: vector.gather %[[FLAT]][%{{.*}}] [%[[IDX]]], %{{.*}}, %{{.*}} : memref<15xf32, strided<[1], offset: ?>>, vector<8xi32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// CHECK: %[[WIDE:.*]] = vector.load %[[FLAT]][%{{.*}}] : memref<15xf32, strided<[1], offset: ?>>, vector<15xf32>
+// CHECK: vector.shuffle %[[WIDE]], %[[WIDE]] [0, 2, 4, 6, 8, 10, 12, 14] : vector<15xf32>, vector<15xf32>
 // CHECK-NOT: vector.transfer_read
 func.func @strided_read(%m: memref<4x8xf32, strided<[16, 2], offset: ?>>,
                         %i: index, %j: index) -> vector<8xf32> {
@@ -61,6 +61,19 @@ func.func @strided_read(%m: memref<4x8xf32, strided<[16, 2], offset: ?>>,
   %v = vector.transfer_read %m[%i, %j], %pad {in_bounds = [true]}
       : memref<4x8xf32, strided<[16, 2], offset: ?>>, vector<8xf32>
   return %v : vector<8xf32>
+}
+
+// Larger strides stay gathers of the elements at 0, s, 2s, ...
+// CHECK-LABEL: func.func @strided_read_wide
+// CHECK: %[[IDX:.*]] = arith.constant dense<[0, 5, 10, 15]> : vector<4xi32>
+// CHECK: vector.gather %{{.*}}[%{{.*}}] [%[[IDX]]], %{{.*}}, %{{.*}} : memref<16xf32, strided<[1], offset: ?>>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+func.func @strided_read_wide(%m: memref<4x4xf32, strided<[40, 5], offset: ?>>,
+                             %i: index) -> vector<4xf32> {
+  %pad = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %v = vector.transfer_read %m[%i, %c0], %pad {in_bounds = [true]}
+      : memref<4x4xf32, strided<[40, 5], offset: ?>>, vector<4xf32>
+  return %v : vector<4xf32>
 }
 
 // Unit-stride reads stay transfers (loads).

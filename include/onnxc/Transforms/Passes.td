@@ -76,11 +76,21 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
     gets that operand transposed first, when it is a weight (the transpose
     then runs once, see onnxc-hoist-constants) or when the other operand
     has 8 or more rows (columns), so that register tiles read contiguously.
+
+    Epilogues: when the only user of a (one-group) conv's result is an
+    elementwise linalg.generic whose other inputs are per output channel
+    or scalars (a bias, BatchNormalization's X * a + c, Relu, Clip, ...,
+    fused into one op by onnxc-fuse-elementwise), that op is applied to
+    each output block right after the block's matmuls, while the block is
+    in cache, and replaces the conv's result: no separate pass over the
+    whole output.
   }];
   let options = [
     Option<"minShiftedChannels", "min-shifted-channels", "int64_t", "16",
            "Fewest input channels for the shifted-slice form of a stride-1 "
-           "conv (fewer: im2col and one matmul)">
+           "conv (fewer: im2col and one matmul)">,
+    Option<"fuseEpilogues", "fuse-epilogues", "bool", "true",
+           "Apply a per-channel elementwise consumer to each output block">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -247,7 +257,10 @@ def LowerVectors : Pass<"onnxc-lower-vectors", "func::FuncOp"> {
     masks, transposes, broadcasts, shape casts and multi-reductions to
     1-D operations that convert-vector-to-llvm handles (VectorToSCF unrolls
     any transfer of a higher rank that remains). A 1-D read along a dim of
-    static stride > 1 becomes a vector.gather.
+    static stride s > 1 becomes one contiguous load of its span and a
+    vector.shuffle of every s-th element when s <= 4 and the span has at
+    most 256 elements (the column phases of stride-2 depthwise convs, the
+    im2col slabs of strided convs), else a vector.gather.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::arith::ArithDialect",
