@@ -20,6 +20,7 @@
 #include "onnxc/Transforms/Passes.h"
 
 #include "ConvEpilogue.h"
+#include "ConvUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -34,6 +35,7 @@ namespace mlir::onnxc {
 } // namespace mlir::onnxc
 
 using namespace mlir;
+using namespace mlir::onnxc::conv;
 
 namespace {
 
@@ -42,39 +44,6 @@ namespace {
 constexpr int64_t kPositionBlock = 256;
 constexpr int64_t kFilterBlock = 64;
 
-/// `v` (rank 4, leading dim 1) without its leading dim, its last two dims
-/// merged when `mergeLast`.
-Value dropBatch(OpBuilder &b, Location loc, Value v, bool mergeLast) {
-  SmallVector<ReassociationIndices> groups =
-      mergeLast ? SmallVector<ReassociationIndices>{{0, 1}, {2, 3}}
-                : SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}};
-  return tensor::CollapseShapeOp::create(b, loc, v, groups);
-}
-
-Value zeroPadHigh(OpBuilder &b, Location loc, Value v,
-                  ArrayRef<int64_t> high) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<int64_t> shape(type.getShape());
-  SmallVector<OpFoldResult> lows, highs;
-  for (auto [i, h] : llvm::enumerate(high)) {
-    shape[i] += h;
-    lows.push_back(b.getIndexAttr(0));
-    highs.push_back(b.getIndexAttr(h));
-  }
-  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-  return tensor::PadOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), v, lows,
-      highs, zero);
-}
-
-/// An identity linalg.generic copying `v` into a new tensor (a strided
-/// slice becomes contiguous).
-Value copyToNew(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
-  return linalg::CopyOp::create(b, loc, v, empty).getResult(0);
-}
 
 /// Where a conv's accumulator starts: its init (1 x F x OH x OW) when that
 /// is a fill (a scalar) or a per-filter broadcast (a bias) is built block by
@@ -145,32 +114,6 @@ constexpr int64_t kPositionMultiple = 32;
 
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
-/// A convolution on static f32 tensors with batch 1: the forms rewritten
-/// here.
-/// A linalg op on static f32 tensors only.
-bool isStaticF32(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics())
-    return false;
-  for (Value v : op->getOperands()) {
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
-      return false;
-  }
-  return true;
-}
-
-bool isStaticF32Batch1(linalg::LinalgOp conv) {
-  return isStaticF32(conv) &&
-         cast<RankedTensorType>(conv->getOperand(0).getType()).getDimSize(0) ==
-             1;
-}
-
-SmallVector<int64_t> attrValues(DenseIntElementsAttr a) {
-  SmallVector<int64_t> v;
-  for (const APInt &i : a.getValues<APInt>())
-    v.push_back(i.getSExtValue());
-  return v;
-}
 
 LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                           int64_t minShiftedChannels, bool fuseEpilogue) {
@@ -529,202 +472,6 @@ LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
   return success();
 }
 
-/// A depthwise convolution (1 x C x Hp x Wp, filter C x KH x KW) as one
-/// elementwise linalg.generic whose operands are the KH*KW shifted views of
-/// the input and the matching filter columns: its body sums the products,
-/// so the vectorised loop keeps each output vector in a register across the
-/// kernel positions.
-/// - Stride 1: the iteration space is C x positions over the flattened
-///   input, as in rewriteConv (rows of Wp columns, Wp - OW of them dropped),
-///   so that the vectors run along whole images, not along short rows.
-/// - Other strides: the iteration space is C x OH x OW over views of the
-///   input's column phases (see below).
-LogicalResult rewriteDepthwise(RewriterBase &rewriter,
-                               linalg::DepthwiseConv2DNchwChwOp conv,
-                               bool fuseEpilogue) {
-  if (!isStaticF32Batch1(conv))
-    return failure();
-  // An elementwise consumer becomes part of the generic's body.
-  std::optional<onnxc::ConvEpilogue> epilogue;
-  if (fuseEpilogue)
-    epilogue = onnxc::ConvEpilogue::match(conv->getResult(0));
-  Value x = conv.getInputs()[0], w = conv.getInputs()[1];
-  Value init = conv.getOutputs()[0];
-  auto xType = cast<RankedTensorType>(x.getType());
-  auto wType = cast<RankedTensorType>(w.getType());
-  auto outType = cast<RankedTensorType>(init.getType());
-  SmallVector<int64_t> strides = attrValues(conv.getStridesAttr());
-  SmallVector<int64_t> dilations = attrValues(conv.getDilationsAttr());
-  int64_t c = xType.getDimSize(1), wp = xType.getDimSize(3);
-  int64_t kh = wType.getDimSize(1), kw = wType.getDimSize(2);
-  int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
-  int64_t dh = dilations[0], dw = dilations[1];
-  bool unitStride = strides[0] == 1 && strides[1] == 1;
-  Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(epilogue ? epilogue->getOp().getOperation()
-                                      : conv.getOperation());
-  if (epilogue)
-    epilogue->prepare(rewriter, epilogue->getOp().getLoc());
-  MLIRContext *ctx = rewriter.getContext();
-  Type f32 = rewriter.getF32Type();
-  auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
-  auto one = idx(1), zero = idx(0);
-
-  int64_t positions = oh * wp;
-  int64_t computed = positions - (kw - 1) * dw;
-  SmallVector<int64_t> domain =
-      unitStride ? SmallVector<int64_t>{c, computed}
-                 : SmallVector<int64_t>{c, oh, ow};
-  unsigned rank = domain.size();
-  auto domainType = RankedTensorType::get(domain, f32);
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  AffineMap channel = AffineMap::get(rank, 0, getAffineDimExpr(0, ctx));
-
-  SmallVector<Value> inputs;
-  SmallVector<AffineMap> maps;
-  Value flat;
-  // Other strides: the input split into its `sw` column phases (phase r
-  // holds columns r, r + sw, ...; one strided copy each), so that every
-  // kernel position reads contiguous rows of one phase.
-  int64_t sh = strides[0], sw = strides[1];
-  SmallVector<Value> phases;
-  if (unitStride) {
-    flat = dropBatch(rewriter, loc, x, /*mergeLast=*/true);
-  } else {
-    Value planes = dropBatch(rewriter, loc, x, /*mergeLast=*/false);
-    int64_t hp = xType.getDimSize(2);
-    for (int64_t r = 0; r < sw; ++r) {
-      if (sw == 1) {
-        phases.push_back(planes);
-        break;
-      }
-      int64_t width = (wp - r + sw - 1) / sw;
-      Value phase = tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get({c, hp, width}, f32), planes,
-          ArrayRef<OpFoldResult>{zero, zero, idx(r)},
-          ArrayRef<OpFoldResult>{idx(c), idx(hp), idx(width)},
-          ArrayRef<OpFoldResult>{one, one, idx(sw)});
-      phases.push_back(copyToNew(rewriter, loc, phase));
-    }
-  }
-  for (int64_t i = 0; i < kh; ++i) {
-    for (int64_t j = 0; j < kw; ++j) {
-      if (unitStride) {
-        inputs.push_back(tensor::ExtractSliceOp::create(
-            rewriter, loc, domainType, flat,
-            ArrayRef<OpFoldResult>{zero, idx(i * dh * wp + j * dw)},
-            ArrayRef<OpFoldResult>{idx(c), idx(computed)},
-            ArrayRef<OpFoldResult>{one, one}));
-      } else {
-        inputs.push_back(tensor::ExtractSliceOp::create(
-            rewriter, loc, domainType, phases[(j * dw) % sw],
-            ArrayRef<OpFoldResult>{zero, idx(i * dh), idx((j * dw) / sw)},
-            ArrayRef<OpFoldResult>{idx(c), idx(oh), idx(ow)},
-            ArrayRef<OpFoldResult>{one, idx(sh), one}));
-      }
-      maps.push_back(identity);
-      inputs.push_back(tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get({c}, f32), w,
-          ArrayRef<OpFoldResult>{zero, idx(i), idx(j)},
-          ArrayRef<OpFoldResult>{idx(c), one, one},
-          ArrayRef<OpFoldResult>{one, one, one}));
-      maps.push_back(channel);
-    }
-  }
-  // The initial value: a fill's scalar, a per-channel bias, or the whole
-  // init tensor laid out like the iteration space.
-  Value start;
-  bool startIsInput = true;
-  auto bias = init.getDefiningOp<linalg::BroadcastOp>();
-  auto biasType =
-      bias ? dyn_cast<RankedTensorType>(bias.getInput().getType()) : nullptr;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    start = fill.getInputs()[0];
-    startIsInput = false;
-  } else if (biasType && biasType.getRank() == 1 &&
-             bias.getDimensions() == ArrayRef<int64_t>{0, 2, 3}) {
-    start = bias.getInput();
-    maps.push_back(channel);
-  } else if (unitStride) {
-    Value acc = dropBatch(rewriter, loc, init, /*mergeLast=*/false);
-    if (wp != ow)
-      acc = zeroPadHigh(rewriter, loc, acc, {0, 0, wp - ow});
-    acc = tensor::CollapseShapeOp::create(
-        rewriter, loc, acc, SmallVector<ReassociationIndices>{{0}, {1, 2}});
-    start = tensor::ExtractSliceOp::create(
-        rewriter, loc, domainType, acc, ArrayRef<OpFoldResult>{zero, zero},
-        ArrayRef<OpFoldResult>{idx(c), idx(computed)},
-        ArrayRef<OpFoldResult>{one, one});
-    maps.push_back(identity);
-  } else {
-    start = dropBatch(rewriter, loc, init, /*mergeLast=*/false);
-    maps.push_back(identity);
-  }
-  if (startIsInput)
-    inputs.push_back(start);
-  if (epilogue) {
-    llvm::append_range(inputs, epilogue->getOperands());
-    llvm::append_range(maps, epilogue->getOperandMaps(rank));
-  }
-  maps.push_back(identity); // the output
-
-  // Stride 1: the output is written into the first `computed` positions of
-  // a C x (OH * Wp) tensor, whose other columns are never read.
-  Value full, out;
-  if (unitStride) {
-    full = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{c, positions}, f32);
-    out = tensor::ExtractSliceOp::create(
-        rewriter, loc, domainType, full, ArrayRef<OpFoldResult>{zero, zero},
-        ArrayRef<OpFoldResult>{idx(c), idx(computed)},
-        ArrayRef<OpFoldResult>{one, one});
-  } else {
-    out = tensor::EmptyOp::create(rewriter, loc, domain, f32);
-  }
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  int64_t taps = kh * kw;
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{domainType}, inputs, ValueRange{out}, maps,
-      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-        Value acc = startIsInput ? args[2 * taps] : start;
-        for (int64_t k = 0; k < taps; ++k)
-          acc = arith::AddFOp::create(
-              b, l, acc,
-              arith::MulFOp::create(b, l, args[2 * k], args[2 * k + 1]));
-        if (epilogue)
-          acc = epilogue->emitBody(
-              b, acc,
-              args.slice(2 * taps + startIsInput,
-                         epilogue->getOperands().size()));
-        linalg::YieldOp::create(b, l, acc);
-      });
-  Value result = generic.getResult(0);
-  if (unitStride) {
-    result = tensor::InsertSliceOp::create(
-        rewriter, loc, result, full, ArrayRef<OpFoldResult>{zero, zero},
-        ArrayRef<OpFoldResult>{idx(c), idx(computed)},
-        ArrayRef<OpFoldResult>{one, one});
-    result = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get({c, oh, wp}, f32), result,
-        SmallVector<ReassociationIndices>{{0}, {1, 2}});
-    if (wp != ow)
-      result = tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get({c, oh, ow}, f32), result,
-          ArrayRef<OpFoldResult>{zero, zero, zero},
-          ArrayRef<OpFoldResult>{idx(c), idx(oh), idx(ow)},
-          ArrayRef<OpFoldResult>{one, one, one});
-  }
-  result = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType, result,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-  if (epilogue) {
-    rewriter.replaceOp(epilogue->getOp(), result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
-  }
-  return success();
-}
 
 /// Whether `v` is computed from constants only (a weight, or work on
 /// weights that onnxc-hoist-constants then runs once).
@@ -813,7 +560,8 @@ struct ConvToMatmulPass
     SmallVector<Operation *> convs;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
-              linalg::DepthwiseConv2DNchwChwOp, linalg::MatmulOp>(op))
+              linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,
+              linalg::PoolingNchwSumOp, linalg::MatmulOp>(op))
         convs.push_back(op);
     });
     // Other forms stay as they are. In reverse order, so that an epilogue
@@ -826,8 +574,8 @@ struct ConvToMatmulPass
       else if (auto mm = dyn_cast<linalg::MatmulOp>(op))
         (void)rewriteTransposedMatmul(rewriter, mm);
       else
-        (void)rewriteDepthwise(
-            rewriter, cast<linalg::DepthwiseConv2DNchwChwOp>(op), fuseEpilogues);
+        (void)rewriteWindowed(rewriter, cast<linalg::LinalgOp>(op),
+                              fuseEpilogues);
     }
   }
 };

@@ -317,3 +317,24 @@ func.func @conv_residual(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
   } -> tensor<1x8x4x4xf32>
   return %y : tensor<1x8x4x4xf32>
 }
+
+// Max pooling: like a depthwise conv without a filter, one elementwise
+// generic over the window's views of the input (here its two column phases,
+// stride 2) whose body takes their maximum, starting from the fill's value
+// (max(-inf, x) folds away).
+// CHECK-LABEL: func.func @maxpool_stride2
+// CHECK-NOT: linalg.pooling_nchw_max
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel"]} ins({{.*}} : tensor<8x3x3xf32>, tensor<8x3x3xf32>, tensor<8x3x3xf32>, tensor<8x3x3xf32>, tensor<8x3x3xf32>, tensor<8x3x3xf32>, tensor<8x3x3xf32>, tensor<8x3x3xf32>, tensor<8x3x3xf32>)
+// CHECK-COUNT-8: arith.maximumf
+// CHECK: linalg.yield
+func.func @maxpool_stride2(%x: tensor<1x8x7x7xf32>) -> tensor<1x8x3x3xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %empty = tensor.empty() : tensor<1x8x3x3xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%empty : tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+  %window = tensor.empty() : tensor<3x3xf32>
+  %r = linalg.pooling_nchw_max
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%x, %window : tensor<1x8x7x7xf32>, tensor<3x3xf32>)
+         outs(%init : tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
+  return %r : tensor<1x8x3x3xf32>
+}

@@ -71,6 +71,8 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
     the input and the filter columns, summing the products in its body:
     over C x flattened positions with stride 1; with other strides over
     C x OH x OW, reading the input's column phases (copied out once).
+    Max and sum poolings (MaxPool, AveragePool) take the same form without
+    the filter: the body takes the maximum or the sum of the views.
 
     A linalg.matmul that reads B as N x K (Gemm's transB) or A as K x M
     gets that operand transposed first, when it is a weight (the transpose

@@ -1,0 +1,41 @@
+//===- ConvUtils.h - Helpers of the conv rewrites ---------------*- C++ -*-===//
+//
+// Shared by onnxc-conv-to-matmul's rewrites: ConvToMatmul.cpp (convs as
+// matmuls) and Windowed.cpp (depthwise convs and pooling as one
+// elementwise generic over shifted views).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXC_LIB_TRANSFORMS_CONVUTILS_H
+#define ONNXC_LIB_TRANSFORMS_CONVUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::onnxc::conv {
+
+/// `v` (rank 4, leading dim 1) without its leading dim, its last two dims
+/// merged when `mergeLast`.
+Value dropBatch(OpBuilder &b, Location loc, Value v, bool mergeLast);
+/// `v` zero-padded at the end of each dim by `high`.
+Value zeroPadHigh(OpBuilder &b, Location loc, Value v,
+                  ArrayRef<int64_t> high);
+/// An identity linalg.generic copying `v` into a new tensor (a strided
+/// slice becomes contiguous).
+Value copyToNew(OpBuilder &b, Location loc, Value v);
+/// A linalg op on static f32 tensors only.
+bool isStaticF32(linalg::LinalgOp op);
+/// ... whose first input has batch 1 (the conv forms rewritten here).
+bool isStaticF32Batch1(linalg::LinalgOp conv);
+SmallVector<int64_t> attrValues(DenseIntElementsAttr a);
+
+/// A depthwise convolution or a max or sum pooling (static f32, batch 1)
+/// as one elementwise generic over the window's shifted views of the
+/// input; a depthwise conv's elementwise consumer joins its body when
+/// `fuseEpilogue` (see ConvEpilogue.h).
+LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp op,
+                              bool fuseEpilogue);
+
+} // namespace mlir::onnxc::conv
+
+#endif // ONNXC_LIB_TRANSFORMS_CONVUTILS_H
