@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -45,6 +46,10 @@ namespace {
 constexpr llvm::StringLiteral kVectorizeAttr = "onnxc.vectorize";
 /// Marks a cache tile, to be tiled into register tiles.
 constexpr llvm::StringLiteral kCacheTileAttr = "onnxc.cache_tile";
+/// Blocks of a dynamic m or n dim (see blockDynamicDims): a whole number of
+/// register tiles, at most one cache tile.
+constexpr int64_t kDynamicMBlock = 64;
+constexpr int64_t kDynamicNBlock = 32;
 
 /// The m, n, k loops of an f32 multiply-accumulate contraction, or failure.
 FailureOr<linalg::ContractionDimensions>
@@ -91,7 +96,8 @@ struct TileAndVectorizePass
         contractions.push_back(op);
     });
     for (linalg::LinalgOp op : contractions)
-      if (failed(tileAndPeel(rewriter, op, /*level=*/0)))
+      if (failed(tileAndPeel(rewriter, blockDynamicDims(rewriter, op),
+                             /*level=*/0)))
         return signalPassFailure();
     // Peeled bounds fold into static tile shapes only after
     // canonicalization: the register tiling and the vectoriser want them.
@@ -136,6 +142,131 @@ struct TileAndVectorizePass
     return applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 
+  /// A contraction whose innermost m or n dim has a dynamic size walks
+  /// that dim in blocks of a static size (kDynamicMBlock, kDynamicNBlock):
+  /// its operands are zero-padded to a multiple of the block and a loop runs
+  /// a clone of the op per block. The tiles inside then have static shapes,
+  /// so they are vectorised, and bufferization compares slices of static
+  /// sizes (proving the dynamic tile sizes of a BERT encoder with a dynamic
+  /// sequence length disjoint took it minutes of Presburger arithmetic).
+  /// Returns the op to tile: the innermost clone, or `op`.
+  linalg::LinalgOp blockDynamicDims(RewriterBase &rewriter,
+                                    linalg::LinalgOp op) {
+    linalg::ContractionDimensions dims = *getF32Contraction(op);
+    SmallVector<LoopLikeOpInterface> loops;
+    for (auto [d, block] : {std::make_pair(dims.m.back(), kDynamicMBlock),
+                            std::make_pair(dims.n.back(), kDynamicNBlock)})
+      if (ShapedType::isDynamic(op.getStaticLoopRanges()[d])) {
+        op = blockDim(rewriter, op, d, block);
+        loops.push_back(op->getParentOfType<scf::ForOp>());
+      }
+    // The inner loop's pads of operands it does not slice go out of the
+    // outer one.
+    for (LoopLikeOpInterface loop : llvm::reverse(loops))
+      moveLoopInvariantCode(loop);
+    return op;
+  }
+
+  static linalg::LinalgOp blockDim(RewriterBase &rewriter, linalg::LinalgOp op,
+                                   unsigned d, int64_t block) {
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    // Where loop dim d indexes each operand (none: not blocked).
+    SmallVector<std::optional<unsigned>> at;
+    std::optional<OpFoldResult> size;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      at.push_back(std::nullopt);
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        if (map.getResult(r) == rewriter.getAffineDimExpr(d))
+          at.back() = r;
+      if (at.back() && !size)
+        size = tensor::getMixedSize(rewriter, loc, operand.get(), *at.back());
+    }
+    AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
+    OpFoldResult padded = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0.ceilDiv(block) * block, {*size});
+    OpFoldResult extra = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0.ceilDiv(block) * block - s0, {*size});
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
+    SmallVector<Value> operands;
+    for (auto [operand, r] : llvm::zip(op->getOpOperands(), at)) {
+      Value v = operand.get();
+      if (r) {
+        auto type = cast<RankedTensorType>(v.getType());
+        SmallVector<OpFoldResult> low(type.getRank(), rewriter.getIndexAttr(0));
+        SmallVector<OpFoldResult> high = low;
+        high[*r] = extra;
+        v = tensor::PadOp::create(rewriter, loc, RankedTensorType(), v, low,
+                                  high, zero);
+      }
+      operands.push_back(v);
+    }
+    unsigned numInputs = op.getNumDpsInputs();
+    // The block of `v` (padded operand i) at offset iv along dim d.
+    auto blockOf = [&](OpBuilder &b, Location l, Value v, unsigned r,
+                       Value iv) {
+      auto type = cast<RankedTensorType>(v.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, l, v);
+      SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
+      offsets[r] = iv;
+      sizes[r] = b.getIndexAttr(block);
+      return std::make_tuple(offsets, sizes, strides);
+    };
+    linalg::LinalgOp clone;
+    auto loop = scf::ForOp::create(
+        rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+        getValueOrCreateConstantIndexOp(rewriter, loc, padded),
+        arith::ConstantIndexOp::create(rewriter, loc, block),
+        ValueRange{operands[numInputs]},
+        [&](OpBuilder &b, Location l, Value iv, ValueRange args) {
+          IRMapping mapping;
+          SmallVector<Value> current(operands);
+          current[numInputs] = args[0];
+          for (auto [i, r] : llvm::enumerate(at)) {
+            Value v = current[i];
+            if (r) {
+              auto [offsets, sizes, strides] = blockOf(b, l, v, *r, iv);
+              v = tensor::ExtractSliceOp::create(b, l, v, offsets, sizes,
+                                                 strides);
+            }
+            mapping.map(op->getOperand(i), v);
+          }
+          Operation *copy = b.clone(*op.getOperation(), mapping);
+          Value init = mapping.lookup(op->getOperand(numInputs));
+          copy->getResult(0).setType(init.getType());
+          clone = cast<linalg::LinalgOp>(copy);
+          Value updated = copy->getResult(0);
+          if (at[numInputs]) {
+            auto [offsets, sizes, strides] =
+                blockOf(b, l, args[0], *at[numInputs], iv);
+            updated = tensor::InsertSliceOp::create(b, l, updated, args[0],
+                                                    offsets, sizes, strides);
+          }
+          scf::YieldOp::create(b, l, updated);
+        });
+    // m and n are parallel dims: the blocks are independent.
+    loop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
+    // The result without the padding.
+    Value result = loop.getResult(0);
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    if (at[numInputs]) {
+      SmallVector<OpFoldResult> sizes =
+          tensor::getMixedSizes(rewriter, loc, op->getOperand(numInputs));
+      result = tensor::ExtractSliceOp::create(
+          rewriter, loc, resultType, result,
+          SmallVector<OpFoldResult>(resultType.getRank(),
+                                    rewriter.getIndexAttr(0)),
+          sizes,
+          SmallVector<OpFoldResult>(resultType.getRank(),
+                                    rewriter.getIndexAttr(1)));
+    }
+    rewriter.replaceOp(op, result);
+    return clone;
+  }
+
   /// Level 0: cache tiles (mc x nc x kc), marked for level 1. Level 1:
   /// register tiles (mr x nr x 1), marked for vectorisation. The m and n
   /// loops (and k at level 0) are peeled, so that with static shapes every
@@ -163,6 +294,10 @@ struct TileAndVectorizePass
     m = clamp(m, mDim);
     n = clamp(n, nDim);
     k = clamp(k, kDim);
+    // A dynamic k stays whole in the cache tile (its remainder would be a
+    // tile of dynamic size); the register tiles step through it one by one.
+    if (level == 0 && ShapedType::isDynamic(ranges[kDim]))
+      k = 0;
     SmallVector<OpFoldResult> sizes(numLoops, rewriter.getIndexAttr(0));
     for (unsigned d : unitDims)
       sizes[d] = rewriter.getIndexAttr(level == 0 ? 1 : 0);
@@ -421,13 +556,11 @@ struct TileAndVectorizePass
     // Innermost loops first, so that a hoisted pair can move on outward.
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
-    // Loops with dynamic bounds or dynamically shaped slices hold scalar
-    // tiles only; proving their slices equivalent takes minutes of
-    // Presburger arithmetic (a dynamic BERT encoder), so they are left
-    // alone.
+    // Loops with dynamically shaped slices hold scalar tiles only; proving
+    // their slices equivalent takes minutes of Presburger arithmetic (a
+    // dynamic BERT encoder), so they are left alone. (A dynamic trip count
+    // is fine: the k loop of a contraction whose k is dynamic.)
     auto dynamic = [](scf::ForOp forOp) {
-      if (!forOp.getStaticTripCount())
-        return true;
       WalkResult r = forOp.getBody()->walk([](Operation *op) {
         for (Type t : op->getResultTypes())
           if (auto shaped = dyn_cast<ShapedType>(t))

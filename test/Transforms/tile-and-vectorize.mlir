@@ -17,8 +17,19 @@
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
 // CHECK-NOT: vector.mask
 // CHECK-LABEL: func.func @dynamic
+// CHECK: %[[A:.*]] = tensor.pad %arg0 low[0, 0] high[%[[MPAD:.*]], 0]
+// CHECK: %[[C:.*]] = tensor.pad %arg2 low[0, 0] high[%[[MPAD]], 0]
+// CHECK: %[[B:.*]] = tensor.pad %arg1 low[0, 0] high[0, %{{.*}}]
+// CHECK: scf.for %[[I:.*]] = %c0 to %{{.*}} step %c64 iter_args(%{{.*}} = %[[C]]) -> (tensor<?x?xf32>)
+// CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c32 iter_args({{.*}}) -> (tensor<64x?xf32>)
+// CHECK: tensor.extract_slice {{.*}} [64, 32] [1, 1] : tensor<64x?xf32> to tensor<64x32xf32>
+// CHECK: vector.transfer_read %[[A]]{{.*}} : tensor<?x64xf32>, vector<8x1xf32>
+// CHECK: vector.transfer_read %[[B]]{{.*}} : tensor<64x?xf32>, vector<1x32xf32>
 // CHECK: vector.contract {{.*}} into vector<8x32xf32>
-// CHECK: linalg.matmul {{.*}} -> tensor<8x?xf32>
+// CHECK: } {onnxc.parallel}
+// CHECK: } {onnxc.parallel}
+// CHECK: tensor.extract_slice %{{.*}}[0, 0] [%{{.*}}, %{{.*}}] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+// CHECK-NOT: linalg.matmul
 // CHECK-NOT: vector.mask
 func.func @matmul(%a: tensor<16x64xf32>, %b: tensor<64x48xf32>,
                   %c: tensor<16x48xf32>) -> tensor<16x48xf32> {
@@ -27,9 +38,10 @@ func.func @matmul(%a: tensor<16x64xf32>, %b: tensor<64x48xf32>,
   return %r : tensor<16x48xf32>
 }
 
-// Dynamic sizes: the full tiles are vectorised; the peeled remainders,
-// whose sizes are known only at run time, stay scalar linalg.matmul tiles
-// (masked vectors are left out for now).
+// Dynamic m and n: the operands are zero-padded to whole blocks (64 rows,
+// 32 columns) and loops walk the blocks, so every tile inside has a static
+// shape and is vectorised; the result is the padded one without the
+// padding.
 func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x?xf32>,
                    %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x?xf32>)

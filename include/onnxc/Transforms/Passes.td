@@ -229,7 +229,11 @@ def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
     register tile becomes a vector.contract (masked in the peeled
     remainders), tensor slices fold into the transfers, and the
     accumulator's transfer pair is hoisted out of the k loop, so that it
-    stays in registers. Static elementwise ops (all loops parallel, no
+    stays in registers. A dynamic m or n dim is first walked in blocks of
+    64 rows or 32 columns: the operands are zero-padded to whole blocks and
+    a loop runs the contraction on each block, so that every tile has a
+    static shape (vectorised, and cheap for bufferization's analysis); a
+    dynamic k dim stays whole in the cache tiles. Static elementwise ops (all loops parallel, no
     tensor.extract in the body) get the dims that are contiguous in every
     operand merged, and are tiled into rows of up to `vl` elements of the
     innermost dim (peeled) and vectorised. onnxc-lower-vectors finishes the
