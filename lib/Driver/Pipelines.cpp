@@ -92,6 +92,13 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Dynamic sizes as tensor.dims of the function's arguments, not of the
+  // op before (and so on up the graph): bufferization proves slices of
+  // them equivalent by walking those chains (a dynamic BERT encoder's
+  // analysis took 22 s, 4 s with this).
+  pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   // Inputs belong to the caller: an op that writes to one works on a copy.
   pm.addPass(createReadOnlyArguments());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
