@@ -377,26 +377,12 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   acc = filterLoop.getResult(0);
 
   // Back to 1 x F x OH x OW.
-  Value result = tensor::ExpandShapeOp::create(
+  Value rowsOf = tensor::ExpandShapeOp::create(
       rewriter, loc, RankedTensorType::get({f, rows, row}, f32), acc,
       SmallVector<ReassociationIndices>{{0}, {1, 2}});
-  if (row != ow || rows != oh)
-    result = tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get({f, oh, ow}, f32), result,
-        ArrayRef<OpFoldResult>{zero, zero, zero},
-        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(f),
-                               rewriter.getIndexAttr(oh),
-                               rewriter.getIndexAttr(ow)},
-        ArrayRef<OpFoldResult>{one, one, one});
-  result = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType, result,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-  if (epilogue) {
-    rewriter.replaceOp(epilogue->getOp(), result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
-  }
+  replaceConvByRows(rewriter, loc, conv,
+                    epilogue ? epilogue->getOp().getOperation() : nullptr,
+                    rowsOf);
   return success();
 }
 

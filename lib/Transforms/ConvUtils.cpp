@@ -63,4 +63,32 @@ SmallVector<int64_t> attrValues(DenseIntElementsAttr a) {
   return v;
 }
 
+void replaceConvByRows(RewriterBase &rewriter, Location loc, Operation *conv,
+                       Operation *epilogue, Value rows) {
+  auto outType = cast<RankedTensorType>(conv->getResult(0).getType());
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  int64_t c = outType.getDimSize(1), oh = outType.getDimSize(2),
+          ow = outType.getDimSize(3);
+  Value result = rows;
+  if (rowsType.getDimSize(1) != oh || rowsType.getDimSize(2) != ow) {
+    auto zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+    result = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({c, oh, ow}, outType.getElementType()),
+        result, ArrayRef<OpFoldResult>{zero, zero, zero},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(c),
+                               rewriter.getIndexAttr(oh),
+                               rewriter.getIndexAttr(ow)},
+        ArrayRef<OpFoldResult>{one, one, one});
+  }
+  result = tensor::ExpandShapeOp::create(
+      rewriter, loc, outType, result,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  if (epilogue) {
+    rewriter.replaceOp(epilogue, result);
+    rewriter.eraseOp(conv);
+  } else {
+    rewriter.replaceOp(conv, result);
+  }
+}
+
 } // namespace mlir::onnxc::conv

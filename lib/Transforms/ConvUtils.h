@@ -29,6 +29,13 @@ bool isStaticF32(linalg::LinalgOp op);
 bool isStaticF32Batch1(linalg::LinalgOp conv);
 SmallVector<int64_t> attrValues(DenseIntElementsAttr a);
 
+/// Replaces `conv` (or, when there is one, its fused epilogue op, then
+/// erases `conv`) by `rows` (C x R x W, R >= OH and W >= OW: rows of
+/// W computed positions) without its extra rows and columns, as the
+/// conv's 1 x C x OH x OW result.
+void replaceConvByRows(RewriterBase &rewriter, Location loc, Operation *conv,
+                       Operation *epilogue, Value rows);
+
 /// A depthwise convolution or a max or sum pooling (static f32, batch 1)
 /// as one elementwise generic over the window's shifted views of the
 /// input; a depthwise conv's elementwise consumer joins its body when

@@ -225,22 +225,10 @@ LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp conv,
     result = tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get({c, oh, wp}, f32), result,
         SmallVector<ReassociationIndices>{{0}, {1, 2}});
-    if (wp != ow)
-      result = tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get({c, oh, ow}, f32), result,
-          ArrayRef<OpFoldResult>{zero, zero, zero},
-          ArrayRef<OpFoldResult>{idx(c), idx(oh), idx(ow)},
-          ArrayRef<OpFoldResult>{one, one, one});
   }
-  result = tensor::ExpandShapeOp::create(
-      rewriter, loc, outType, result,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-  if (epilogue) {
-    rewriter.replaceOp(epilogue->getOp(), result);
-    rewriter.eraseOp(conv);
-  } else {
-    rewriter.replaceOp(conv, result);
-  }
+  replaceConvByRows(rewriter, loc, conv,
+                    epilogue ? epilogue->getOp().getOperation() : nullptr,
+                    result);
   return success();
 }
 
