@@ -418,9 +418,27 @@ struct TileAndVectorizePass
   /// contiguous across the two dims would copy it). Such an operand must
   /// cover the whole inner dim, with unit strides on both; a rank-reducing
   /// slice is not merged at all.
+  /// The tensor whose buffer `v` will be: through the destinations of
+  /// destination-style ops and the init values of loops (a conv block
+  /// computed by matmuls into a slice of the accumulator is that slice).
+  static Value destinationOrigin(Value v) {
+    while (auto result = dyn_cast<OpResult>(v)) {
+      Operation *owner = result.getOwner();
+      if (auto dps = dyn_cast<DestinationStyleOpInterface>(owner)) {
+        v = dps.getTiedOpOperand(result)->get();
+      } else if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
+        v = forOp.getInitArgs()[result.getResultNumber()];
+      } else {
+        break;
+      }
+    }
+    return v;
+  }
+
   static bool slicesStayContiguous(linalg::LinalgOp op, unsigned d) {
     for (OpOperand &operand : op->getOpOperands()) {
-      auto slice = operand.get().getDefiningOp<tensor::ExtractSliceOp>();
+      auto slice =
+          destinationOrigin(operand.get()).getDefiningOp<tensor::ExtractSliceOp>();
       if (!slice) {
         // A reshape of a slice (a conv's result: a view of its accumulator
         // rows) is not checked dim by dim: its dims are not merged.

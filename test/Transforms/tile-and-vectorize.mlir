@@ -125,6 +125,30 @@ func.func @whole_rows(%x: tensor<4x30xf32>) -> tensor<2x30xf32> {
   return %r : tensor<2x30xf32>
 }
 
+// The same for an op updating a block that a matmul (a conv's) computed in
+// a partial-row slice (a conv epilogue on its output block): the slice is
+// found through the destinations, and the rows stay apart.
+// CHECK-LABEL: func.func @partial_rows_destination
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: vector.contract
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:   arith.mulf {{.*}} : vector<1x20xf32>
+func.func @partial_rows_destination(%x: tensor<4x30xf32>, %lhs: tensor<4x8xf32>, %rhs: tensor<8x20xf32>) -> tensor<4x30xf32> {
+  %s = tensor.extract_slice %x[0, 0] [4, 20] [1, 1] : tensor<4x30xf32> to tensor<4x20xf32>
+  %mm = linalg.matmul ins(%lhs, %rhs : tensor<4x8xf32>, tensor<8x20xf32>)
+                      outs(%s : tensor<4x20xf32>) -> tensor<4x20xf32>
+  %r = linalg.generic {
+         indexing_maps = [affine_map<(i, j) -> (i, j)>],
+         iterator_types = ["parallel", "parallel"]}
+       outs(%mm : tensor<4x20xf32>) {
+  ^bb0(%o: f32):
+    %m = arith.mulf %o, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<4x20xf32>
+  %i = tensor.insert_slice %r into %x[0, 0] [4, 20] [1, 1] : tensor<4x20xf32> into tensor<4x30xf32>
+  return %i : tensor<4x30xf32>
+}
+
 // Booleans stay scalar (LLVM stores i1 vectors bit-packed).
 // CHECK-LABEL: func.func @boolean
 // CHECK-NOT: vector.
