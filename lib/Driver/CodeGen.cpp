@@ -248,10 +248,15 @@ mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   return llvmModule;
 }
 
-static llvm::TargetMachine *createTargetMachine(const CodeGenOptions &options,
-                                                std::string &error) {
+/// Registers the host target and its asm printer (idempotent).
+static void initializeNativeTarget() {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+}
+
+static llvm::TargetMachine *createTargetMachine(const CodeGenOptions &options,
+                                                std::string &error) {
+  initializeNativeTarget();
   llvm::Triple triple(options.triple.empty() ? llvm::sys::getDefaultTargetTriple()
                                              : options.triple);
   if (!options.arch.empty()) {
@@ -449,10 +454,7 @@ LogicalResult mlir::onnxc::emitObjectFiles(std::unique_ptr<llvm::Module> module,
   }
 
   // Targets are registered before the threads start.
-  {
-    std::string ignored;
-    std::unique_ptr<llvm::TargetMachine> tm(createTargetMachine(options, ignored));
-  }
+  initializeNativeTarget();
   SmallVector<std::string> errors(count);
   SmallVector<char> failed(count, 0);
   std::vector<std::thread> workers;
