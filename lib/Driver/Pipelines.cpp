@@ -77,6 +77,7 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
                                              bool vectorize) {
   if (vectorize) {
     pm.addNestedPass<func::FuncOp>(createConvToMatmul());
+    pm.addNestedPass<func::FuncOp>(createPackMatmulWeights());
     pm.addPass(createCanonicalizerPass());
   }
   pm.addPass(createHoistConstants());

@@ -459,22 +459,6 @@ LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
 }
 
 
-/// Whether `v` is computed from constants only (a weight, or work on
-/// weights that onnxc-hoist-constants then runs once).
-bool derivesFromConstants(Value v) {
-  SmallVector<Value> stack{v};
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!stack.empty()) {
-    Operation *def = stack.pop_back_val().getDefiningOp();
-    if (!def || !isMemoryEffectFree(def) || def->getNumRegions() > 1)
-      return false;
-    if (!seen.insert(def).second)
-      continue;
-    llvm::append_range(stack, def->getOperands());
-  }
-  return true;
-}
-
 /// A matmul that reads B as N x K (Gemm's transB) or A as K x M (transA)
 /// gets that operand transposed first, so that the register tiles read
 /// rows of B (and columns of A) contiguously instead of gathering them.

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 
@@ -46,6 +47,20 @@ bool isStaticF32(linalg::LinalgOp op) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.hasStaticShape() || !type.getElementType().isF32())
       return false;
+  }
+  return true;
+}
+
+bool derivesFromConstants(Value v) {
+  SmallVector<Value> stack{v};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!stack.empty()) {
+    Operation *def = stack.pop_back_val().getDefiningOp();
+    if (!def || !isMemoryEffectFree(def) || def->getNumRegions() > 1)
+      return false;
+    if (!seen.insert(def).second)
+      continue;
+    llvm::append_range(stack, def->getOperands());
   }
   return true;
 }

@@ -2,7 +2,8 @@
 //
 // Shared by onnxc-conv-to-matmul's rewrites: ConvToMatmul.cpp (convs as
 // matmuls) and Windowed.cpp (depthwise convs and pooling as one
-// elementwise generic over shifted views).
+// elementwise generic over shifted views); derivesFromConstants also by
+// onnxc-pack-matmul-weights.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,9 @@ bool isStaticF32(linalg::LinalgOp op);
 /// ... whose first input has batch 1 (the conv forms rewritten here).
 bool isStaticF32Batch1(linalg::LinalgOp conv);
 SmallVector<int64_t> attrValues(DenseIntElementsAttr a);
+/// Whether `v` is computed from constants only (a weight, or work on
+/// weights that onnxc-hoist-constants then runs once).
+bool derivesFromConstants(Value v);
 
 /// Replaces `conv` (or, when there is one, its fused epilogue op, then
 /// erases `conv`) by `rows` (C x R x W, R >= OH and W >= OW: rows of

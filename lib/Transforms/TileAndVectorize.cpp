@@ -161,9 +161,15 @@ struct TileAndVectorizePass
         loops.push_back(op->getParentOfType<scf::ForOp>());
       }
     // The inner loop's pads of operands it does not slice go out of the
-    // outer one.
+    // outer one, and out of the loops around the op that do not slice them
+    // (onnxc-pack-matmul-weights' panel loop, where A would be padded once
+    // per panel).
     for (LoopLikeOpInterface loop : llvm::reverse(loops))
       moveLoopInvariantCode(loop);
+    if (!loops.empty())
+      for (auto outer = loops.front()->getParentOfType<scf::ForOp>(); outer;
+           outer = outer->getParentOfType<scf::ForOp>())
+        moveLoopInvariantCode(cast<LoopLikeOpInterface>(outer.getOperation()));
     return op;
   }
 

@@ -1,0 +1,146 @@
+//===- PackMatmulWeights.cpp - Weights of matmuls in column panels --------===//
+//
+// C (M x N) += A (M x K) x B (K x N) with B a weight: B is repacked once
+// (onnxc-hoist-constants runs the repacking at the first run) into panels
+// of `nr` columns, Bp (N/nr x K x nr), and the matmul becomes a loop over
+// the panels, each a matmul A x Bp[p] (M x K x nr) into C's nr columns.
+// onnxc-tile-and-vectorize tiles those as usual: a panel stays in cache
+// for every row block of A, and each register tile reads its nr columns of
+// B as one contiguous row per k instead of a row of a large, often
+// power-of-two-strided, matrix.
+// N is padded to whole panels (zero columns of B, computed and dropped).
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Transforms/Passes.h"
+
+#include "ConvUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_PACKMATMULWEIGHTS
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+using namespace mlir::onnxc::conv;
+
+namespace {
+
+/// `init` (M x N) as M x np: a fill is rebuilt at the padded shape; other
+/// inits get zero columns.
+Value padInit(OpBuilder &b, Location loc, Value init, int64_t np) {
+  auto type = cast<RankedTensorType>(init.getType());
+  int64_t n = type.getDimSize(1);
+  if (np == n)
+    return init;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    SmallVector<OpFoldResult> sizes{tensor::getMixedSize(b, loc, init, 0),
+                                    b.getIndexAttr(np)};
+    Value empty =
+        tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+    return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
+        .getResult(0);
+  }
+  return zeroPadHigh(b, loc, init, {0, np - n});
+}
+
+LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
+                               int64_t nr) {
+  if (!mm.hasPureTensorSemantics() ||
+      (mm.hasUserDefinedMaps() &&
+       mm.getIndexingMapsArray() != mm.getDefaultIndexingMaps(mm.getContext())))
+    return failure();
+  Value a = mm.getInputs()[0], b = mm.getInputs()[1],
+        init = mm.getOutputs()[0];
+  auto aType = cast<RankedTensorType>(a.getType());
+  auto bType = cast<RankedTensorType>(b.getType());
+  auto cType = cast<RankedTensorType>(init.getType());
+  for (RankedTensorType t : {aType, bType, cType})
+    if (!t.getElementType().isF32())
+      return failure();
+  // B static; M may be dynamic (its blocks are onnxc-tile-and-vectorize's).
+  if (!bType.hasStaticShape() || ShapedType::isDynamic(aType.getDimSize(1)) ||
+      !derivesFromConstants(b))
+    return failure();
+  int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
+  if (n < nr)
+    return failure();
+  int64_t panels = llvm::divideCeil(n, nr), np = panels * nr;
+  Location loc = mm.getLoc();
+  rewriter.setInsertionPoint(mm);
+
+  // Bp = transpose(expand(pad(B), K x panels x nr), [1, 0, 2]).
+  Value padded = np == n ? b : zeroPadHigh(rewriter, loc, b, {0, np - n});
+  Value expanded = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({k, panels, nr}, rewriter.getF32Type()),
+      padded, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+  Value empty = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{panels, k, nr}, rewriter.getF32Type());
+  Value packed = linalg::TransposeOp::create(rewriter, loc, expanded, empty,
+                                             ArrayRef<int64_t>{1, 0, 2})
+                     .getResult()[0];
+
+  // A loop over the panels, each a matmul A x Bp[p] into C's columns
+  // [p*nr, (p+1)*nr).
+  Value c = padInit(rewriter, loc, init, np);
+  OpFoldResult rows = tensor::getMixedSize(rewriter, loc, c, 0);
+  auto idx = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
+  auto panelLoop = scf::ForOp::create(
+      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+      arith::ConstantIndexOp::create(rewriter, loc, np),
+      arith::ConstantIndexOp::create(rewriter, loc, nr), ValueRange{c},
+      [&](OpBuilder &b, Location l, Value col, ValueRange args) {
+        Value panel = arith::DivUIOp::create(
+            b, l, col, arith::ConstantIndexOp::create(b, l, nr));
+        Value bp = tensor::ExtractSliceOp::create(
+            b, l, RankedTensorType::get({k, nr}, b.getF32Type()), packed,
+            ArrayRef<OpFoldResult>{panel, idx(0), idx(0)},
+            ArrayRef<OpFoldResult>{idx(1), idx(k), idx(nr)},
+            ArrayRef<OpFoldResult>{idx(1), idx(1), idx(1)});
+        SmallVector<OpFoldResult> offsets{idx(0), col}, sizes{rows, idx(nr)},
+            strides{idx(1), idx(1)};
+        Value cs = tensor::ExtractSliceOp::create(b, l, args[0], offsets, sizes,
+                                                  strides);
+        Value product =
+            linalg::MatmulOp::create(b, l, TypeRange{cs.getType()},
+                                     ValueRange{a, bp}, ValueRange{cs})
+                .getResult(0);
+        scf::YieldOp::create(
+            b, l,
+            tensor::InsertSliceOp::create(b, l, product, args[0], offsets,
+                                          sizes, strides)
+                .getResult());
+      });
+  // Panels are independent: onnxc-outline-parallel-loops may spread them.
+  panelLoop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
+  Value result = panelLoop.getResult(0);
+  if (np != n) {
+    SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0)),
+        strides(2, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes{tensor::getMixedSize(rewriter, loc, c, 0),
+                                    rewriter.getIndexAttr(n)};
+    result = tensor::ExtractSliceOp::create(rewriter, loc, cType, result,
+                                            offsets, sizes, strides);
+  }
+  rewriter.replaceOp(mm, result);
+  return success();
+}
+
+struct PackMatmulWeightsPass
+    : mlir::onnxc::impl::PackMatmulWeightsBase<PackMatmulWeightsPass> {
+  using PackMatmulWeightsBase::PackMatmulWeightsBase;
+  void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation().walk([&](linalg::MatmulOp mm) { matmuls.push_back(mm); });
+    for (linalg::MatmulOp mm : matmuls)
+      (void)packMatmulWeight(rewriter, mm, panelWidth);
+  }
+};
+
+} // namespace
