@@ -1,9 +1,10 @@
 // RUN: onnx-mlir-opt %s --onnxc-tile-and-vectorize="mc=16 nc=64 kc=32 mr=8 nr=32" --canonicalize | FileCheck %s
 
-// 16x64 * 64x48: two k cache tiles of 32; register tiles 8x32 over m and n,
-// n peeled into a 32-wide main tile and a static 16-wide remainder. Each
-// register tile is a vector.contract whose 8xN accumulator is read before
-// the k loop, carried through it in registers and written after it.
+// 16x64 * 64x48: two k cache tiles of 32; register tiles 8x32 over n and
+// m (n outside), n peeled into a 32-wide main tile and a static 16-wide
+// remainder, each with its loop over m. Each register tile is a
+// vector.contract whose 8xN accumulator is read before the k loop, carried
+// through it in registers and written after it.
 // CHECK-LABEL: func.func @matmul
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32 iter_args
 // CHECK: scf.for %[[M:.*]] = %c0 to %c16 step %c8 iter_args(%[[C:.*]] = %{{.*}}) -> (tensor<16x48xf32>)
@@ -12,8 +13,9 @@
 // CHECK: vector.transfer_read %arg0{{.*}} : tensor<16x64xf32>, vector<8x1xf32>
 // CHECK: vector.transfer_read %arg1{{.*}} : tensor<64x48xf32>, vector<1x32xf32>
 // CHECK: vector.contract {{.*}} %[[V]] : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
-// CHECK: %[[W:.*]] = vector.transfer_write %[[R]], %[[C]][%[[M]], %c0]
-// CHECK: vector.transfer_read %[[W]][%[[M]], %c32]{{.*}} vector<8x16xf32>
+// CHECK: vector.transfer_write %[[R]], %[[C]][%[[M]], %c0]
+// CHECK: scf.for %[[M2:.*]] = %c0 to %c16 step %c8 iter_args(%[[C2:.*]] = %{{.*}}) -> (tensor<16x48xf32>)
+// CHECK: vector.transfer_read %[[C2]][%[[M2]], %c32]{{.*}} vector<8x16xf32>
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
 // CHECK-NOT: vector.mask
 // CHECK-LABEL: func.func @dynamic
