@@ -37,7 +37,14 @@ struct FuseElementwisePass
           // As upstream's default: a producer with one user only.
           if (!producer->hasOneUse())
             return false;
-          return consumer.getNumReductionLoops() == 0;
+          if (consumer.getNumReductionLoops() == 0)
+            return true;
+          // Into a reduction that is not a contraction, where the operand
+          // is read at every loop (LayerNormalization's (x - mean)^2 into
+          // the variance's sum): the body runs once per element, as it
+          // did in the producer, and no intermediate tensor is written.
+          return !linalg::isaContractionOpInterface(consumer) &&
+                 consumer.getMatchingIndexingMap(fused).isPermutation();
         });
     linalg::FillOp::getCanonicalizationPatterns(patterns, ctx);
     tensor::populateFoldTensorEmptyPatterns(patterns);

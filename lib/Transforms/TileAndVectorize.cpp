@@ -16,6 +16,8 @@
 
 #include "onnxc/Transforms/Passes.h"
 
+#include "VectorizeReductions.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -125,9 +127,19 @@ struct TileAndVectorizePass
     for (linalg::LinalgOp op : elementwise)
       if (failed(tileElementwise(rewriter, op)))
         return signalPassFailure();
+    // Reductions over the innermost loop: rows, chunks of `vl` elements.
+    SmallVector<linalg::LinalgOp> reductions;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!op->hasAttr(kVectorizeAttr) && onnxc::isInnerReduction(op) &&
+          failed(getF32Contraction(op)))
+        reductions.push_back(op);
+    });
+    for (linalg::LinalgOp op : reductions)
+      (void)onnxc::tileInnerReduction(rewriter, op, vl, kVectorizeAttr);
     if (failed(canonicalize()))
       return signalPassFailure();
     vectorizeMarkedOps(rewriter);
+    onnxc::lowerRowReductions(rewriter, func);
     foldAndHoist(rewriter);
   }
 
@@ -371,8 +383,12 @@ struct TileAndVectorizePass
   /// wants).
   static void dropUnitBroadcastDims(RewriterBase &rewriter,
                                     linalg::GenericOp op) {
-    if (!op.hasPureTensorSemantics() ||
-        op.getNumParallelLoops() != op.getNumLoops())
+    // Elementwise ops, and reductions over the innermost loop only.
+    unsigned reductions = op.getNumReductionLoops();
+    if (!op.hasPureTensorSemantics() || op->hasAttr(kVectorizeAttr) ||
+        reductions > 1 ||
+        (reductions == 1 && op.getIteratorTypesArray().back() !=
+                                utils::IteratorType::reduction))
       return;
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     bool changed = false;

@@ -212,3 +212,30 @@ func.func @channel_broadcast(%x: tensor<1x3x4x4xf32>, %s: tensor<3x1x1xf32>) -> 
   } -> tensor<1x3x4x4xf32>
   return %r : tensor<1x3x4x4xf32>
 }
+
+// A reduction over the innermost loop (Softmax's sum of exponentials):
+// one row per tile (parallel), the 100 reduced elements in a chunk of 64
+// and a peeled chunk of 36, each computed in vectors and reduced into the
+// row's scalar by a reassociating vector.reduction.
+// CHECK-LABEL: func.func @row_sum_exp
+// CHECK: scf.for %[[R:.*]] = %c0 to %c3 step %c1 iter_args(%[[ACC:.*]] = %arg2)
+// CHECK: %[[X:.*]] = vector.transfer_read %arg0[%[[R]], %c0]{{.*}} : tensor<3x100xf32>, vector<1x64xf32>
+// CHECK: %[[E:.*]] = math.exp %{{.*}} : vector<1x64xf32>
+// CHECK: %[[ROW:.*]] = vector.shape_cast %[[E]] : vector<1x64xf32> to vector<64xf32>
+// CHECK: %[[S:.*]] = vector.reduction <add>, %[[ROW]], %{{.*}} fastmath<reassoc> : vector<64xf32> into f32
+// CHECK: vector.transfer_read %arg0[%[[R]], %c64]{{.*}} : tensor<3x100xf32>, vector<1x36xf32>
+// CHECK: %[[T:.*]] = vector.reduction <add>, %{{.*}}, %[[S]] fastmath<reassoc> : vector<36xf32> into f32
+// CHECK: %[[B:.*]] = vector.broadcast %[[T]] : f32 to vector<1xf32>
+// CHECK: vector.transfer_write %[[B]], %[[ACC]][%[[R]]]
+// CHECK: } {onnxc.parallel}
+// CHECK-NOT: vector.multi_reduction
+func.func @row_sum_exp(%x: tensor<3x100xf32>, %m: tensor<3xf32>, %init: tensor<3xf32>) -> tensor<3xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %m : tensor<3x100xf32>, tensor<3xf32>) outs(%init : tensor<3xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %d = arith.subf %in, %mx : f32
+    %e = math.exp %d : f32
+    %s = arith.addf %out, %e : f32
+    linalg.yield %s : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}

@@ -34,10 +34,12 @@ def FuseElementwise : Pass<"onnxc-fuse-elementwise", "func::FuncOp"> {
   let summary = "Fuse elementwise producers into consumers without reductions";
   let description = [{
     MLIR's elementwise op fusion (linalg-fuse-elementwise-ops), except that
-    a producer is not fused into a consumer with reduction loops: there its
-    body would run once per reduction step (GELU's erf inside the next
-    MatMul's k loop), and the consumer would stop being a contraction that
-    onnxc-tile-and-vectorize vectorises.
+    a producer is fused into a consumer with reduction loops only when the
+    consumer is not a contraction and reads the producer's result at every
+    loop (a permutation map: LayerNormalization's (x - mean)^2 into the
+    variance's sum). Otherwise its body would run once per reduction step
+    (GELU's erf inside the next MatMul's k loop), and the consumer would
+    stop being a contraction that onnxc-tile-and-vectorize vectorises.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
