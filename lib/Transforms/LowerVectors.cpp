@@ -25,8 +25,9 @@ namespace mlir::onnxc {
 using namespace mlir;
 
 namespace {
-/// A 1-D read along a dim of static stride s > 1 (a strided view: column
-/// phases, im2col slabs of strided convolutions) as one contiguous load and
+/// A 1-D read along a dim of static stride s > 1 (a strided view: the
+/// windows of strided depthwise convs and poolings, im2col slabs of strided
+/// convolutions) as one contiguous load and
 /// a vector.shuffle for small strides, else one vector.gather of the
 /// elements at s * [0, 1, ..., n-1] past its first. VectorToSCF would
 /// otherwise unroll it into n scalar loads and inserts, which LLVM spills

@@ -33,8 +33,10 @@ constexpr int64_t kMaxColumnStride = 4;
 /// - Stride 1: the iteration space is C x positions over the flattened
 ///   input, as in rewriteConv (rows of Wp columns, Wp - OW of them dropped),
 ///   so that the vectors run along whole images, not along short rows.
-/// - Other strides: the iteration space is C x OH x OW over views of the
-///   input's column phases (see below).
+/// - Other strides: the iteration space is C x OH x OW over strided views
+///   of the input (no copies: reading the input's column phases from
+///   copies made MaxPool 3x3/2 on 96 x 111 x 111 three passes, 0.27 ms;
+///   direct, 0.15 ms).
 LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp conv,
                               bool fuseEpilogue) {
   Window kind = isa<linalg::DepthwiseConv2DNchwChwOp>(conv) ? Window::Depthwise
@@ -65,8 +67,8 @@ LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp conv,
   int64_t oh = outType.getDimSize(2), ow = outType.getDimSize(3);
   int64_t dh = dilations[0], dw = dilations[1];
   bool unitStride = strides[0] == 1 && strides[1] == 1;
-  // One operand per kernel position and a copy per column phase: large
-  // windows or strides (a 60 x 80 pooling window) stay as they are.
+  // One operand per kernel position, columns read with a shuffle: large
+  // windows or column strides (a 60 x 80 pooling window) stay as they are.
   if (kh * kw > kMaxTaps || strides[1] > kMaxColumnStride)
     return failure();
   Location loc = conv.getLoc();
@@ -91,31 +93,15 @@ LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp conv,
 
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
-  Value flat;
-  // Other strides: the input split into its `sw` column phases (phase r
-  // holds columns r, r + sw, ...; one strided copy each), so that every
-  // kernel position reads contiguous rows of one phase.
+  // Stride 1: views of the flattened input. Other strides: strided views
+  // of the input planes (onnxc-lower-vectors reads a column stride of up
+  // to 4 as one contiguous load and a shuffle).
   int64_t sh = strides[0], sw = strides[1];
-  SmallVector<Value> phases;
-  if (unitStride) {
+  Value flat, planes;
+  if (unitStride)
     flat = dropBatch(rewriter, loc, x, /*mergeLast=*/true);
-  } else {
-    Value planes = dropBatch(rewriter, loc, x, /*mergeLast=*/false);
-    int64_t hp = xType.getDimSize(2);
-    for (int64_t r = 0; r < sw; ++r) {
-      if (sw == 1) {
-        phases.push_back(planes);
-        break;
-      }
-      int64_t width = (wp - r + sw - 1) / sw;
-      Value phase = tensor::ExtractSliceOp::create(
-          rewriter, loc, RankedTensorType::get({c, hp, width}, f32), planes,
-          ArrayRef<OpFoldResult>{zero, zero, idx(r)},
-          ArrayRef<OpFoldResult>{idx(c), idx(hp), idx(width)},
-          ArrayRef<OpFoldResult>{one, one, idx(sw)});
-      phases.push_back(copyToNew(rewriter, loc, phase));
-    }
-  }
+  else
+    planes = dropBatch(rewriter, loc, x, /*mergeLast=*/false);
   for (int64_t i = 0; i < kh; ++i) {
     for (int64_t j = 0; j < kw; ++j) {
       if (unitStride) {
@@ -126,10 +112,10 @@ LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp conv,
             ArrayRef<OpFoldResult>{one, one}));
       } else {
         inputs.push_back(tensor::ExtractSliceOp::create(
-            rewriter, loc, domainType, phases[(j * dw) % sw],
-            ArrayRef<OpFoldResult>{zero, idx(i * dh), idx((j * dw) / sw)},
+            rewriter, loc, domainType, planes,
+            ArrayRef<OpFoldResult>{zero, idx(i * dh), idx(j * dw)},
             ArrayRef<OpFoldResult>{idx(c), idx(oh), idx(ow)},
-            ArrayRef<OpFoldResult>{one, idx(sh), one}));
+            ArrayRef<OpFoldResult>{one, idx(sh), idx(sw)}));
       }
       maps.push_back(identity);
       if (!depthwise)

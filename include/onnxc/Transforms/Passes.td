@@ -72,7 +72,7 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
     becomes one elementwise linalg.generic over the KH*KW shifted views of
     the input and the filter columns, summing the products in its body:
     over C x flattened positions with stride 1; with other strides over
-    C x OH x OW, reading the input's column phases (copied out once).
+    C x OH x OW, reading strided views of the input (no copies).
     Max and sum poolings (MaxPool, AveragePool) take the same form without
     the filter: the body takes the maximum or the sum of the views.
 
@@ -298,8 +298,8 @@ def LowerVectors : Pass<"onnxc-lower-vectors", "func::FuncOp"> {
     any transfer of a higher rank that remains). A 1-D read along a dim of
     static stride s > 1 becomes one contiguous load of its span and a
     vector.shuffle of every s-th element when s <= 4 and the span has at
-    most 256 elements (the column phases of stride-2 depthwise convs, the
-    im2col slabs of strided convs), else a vector.gather.
+    most 256 elements (the views of stride-2 depthwise convs and poolings,
+    the im2col slabs of strided convs), else a vector.gather.
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::arith::ArithDialect",
