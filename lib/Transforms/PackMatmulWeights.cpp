@@ -16,10 +16,12 @@
 
 #include "ConvUtils.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_PACKMATMULWEIGHTS
@@ -30,6 +32,9 @@ using namespace mlir;
 using namespace mlir::onnxc::conv;
 
 namespace {
+
+/// Rows per block of a dynamic M (onnxc-tile-and-vectorize's cache tile).
+constexpr int64_t kRowBlock = 64;
 
 /// `init` (M x N) as M x np: a fill is rebuilt at the padded shape; other
 /// inits get zero columns.
@@ -63,7 +68,7 @@ LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
   for (RankedTensorType t : {aType, bType, cType})
     if (!t.getElementType().isF32())
       return failure();
-  // B static; M may be dynamic (its blocks are onnxc-tile-and-vectorize's).
+  // B static; M may be dynamic (walked in blocks of kRowBlock rows).
   if (!bType.hasStaticShape() || ShapedType::isDynamic(aType.getDimSize(1)) ||
       !derivesFromConstants(b))
     return failure();
@@ -87,9 +92,57 @@ LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
 
   // A loop over the panels, each a matmul A x Bp[p] into C's columns
   // [p*nr, (p+1)*nr).
-  Value c = padInit(rewriter, loc, init, np);
-  OpFoldResult rows = tensor::getMixedSize(rewriter, loc, c, 0);
+  // A dynamic M: A and C padded once to whole blocks of kRowBlock rows, so
+  // that each panel's matmuls have static shapes (padding inside the panel
+  // loop would copy A per panel and keep the loop off the threads).
+  OpFoldResult m = tensor::getMixedSize(rewriter, loc, init, 0);
+  bool dynamicM = ShapedType::isDynamic(cType.getDimSize(0));
+  Value zero = arith::ConstantOp::create(rewriter, loc,
+                                         rewriter.getF32FloatAttr(0.0f));
+  OpFoldResult rows = m;
+  Value c;
+  if (dynamicM) {
+    AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
+    rows = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0.ceilDiv(kRowBlock) * kRowBlock, {m});
+    OpFoldResult extra = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0.ceilDiv(kRowBlock) * kRowBlock - s0, {m});
+    SmallVector<OpFoldResult> low(2, rewriter.getIndexAttr(0));
+    a = tensor::PadOp::create(rewriter, loc, RankedTensorType(), a, low,
+                              {extra, rewriter.getIndexAttr(0)}, zero);
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, SmallVector<OpFoldResult>{rows, rewriter.getIndexAttr(np)},
+          rewriter.getF32Type());
+      c = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+              .getResult(0);
+    } else {
+      c = tensor::PadOp::create(rewriter, loc, RankedTensorType(), init, low,
+                                {extra, rewriter.getIndexAttr(np - n)}, zero);
+    }
+  } else {
+    c = padInit(rewriter, loc, init, np);
+  }
   auto idx = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
+  // The matmul of rows [r, r + size) of A by the panel into C's columns.
+  auto emitMatmul = [&](OpBuilder &b, Location l, Value acc, OpFoldResult r,
+                        OpFoldResult size, Value col, Value bp) -> Value {
+    Value as = dynamicM ? tensor::ExtractSliceOp::create(
+                              b, l, a, ArrayRef<OpFoldResult>{r, idx(0)},
+                              ArrayRef<OpFoldResult>{size, idx(k)},
+                              ArrayRef<OpFoldResult>{idx(1), idx(1)})
+                        : a;
+    SmallVector<OpFoldResult> offsets{r, col}, sizes{size, idx(nr)},
+        strides{idx(1), idx(1)};
+    Value cs = tensor::ExtractSliceOp::create(b, l, acc, offsets, sizes,
+                                              strides);
+    Value product = linalg::MatmulOp::create(b, l, TypeRange{cs.getType()},
+                                             ValueRange{as, bp}, ValueRange{cs})
+                        .getResult(0);
+    return tensor::InsertSliceOp::create(b, l, product, acc, offsets, sizes,
+                                         strides)
+        .getResult();
+  };
   auto panelLoop = scf::ForOp::create(
       rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
       arith::ConstantIndexOp::create(rewriter, loc, np),
@@ -102,28 +155,29 @@ LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
             ArrayRef<OpFoldResult>{panel, idx(0), idx(0)},
             ArrayRef<OpFoldResult>{idx(1), idx(k), idx(nr)},
             ArrayRef<OpFoldResult>{idx(1), idx(1), idx(1)});
-        SmallVector<OpFoldResult> offsets{idx(0), col}, sizes{rows, idx(nr)},
-            strides{idx(1), idx(1)};
-        Value cs = tensor::ExtractSliceOp::create(b, l, args[0], offsets, sizes,
-                                                  strides);
-        Value product =
-            linalg::MatmulOp::create(b, l, TypeRange{cs.getType()},
-                                     ValueRange{a, bp}, ValueRange{cs})
-                .getResult(0);
-        scf::YieldOp::create(
-            b, l,
-            tensor::InsertSliceOp::create(b, l, product, args[0], offsets,
-                                          sizes, strides)
-                .getResult());
+        if (!dynamicM) {
+          scf::YieldOp::create(
+              b, l, emitMatmul(b, l, args[0], idx(0), rows, col, bp));
+          return;
+        }
+        auto rowLoop = scf::ForOp::create(
+            b, l, arith::ConstantIndexOp::create(b, l, 0),
+            getValueOrCreateConstantIndexOp(b, l, rows),
+            arith::ConstantIndexOp::create(b, l, kRowBlock), ValueRange{args[0]},
+            [&](OpBuilder &b, Location l, Value r, ValueRange rArgs) {
+              scf::YieldOp::create(b, l,
+                                   emitMatmul(b, l, rArgs[0], r,
+                                              idx(kRowBlock), col, bp));
+            });
+        scf::YieldOp::create(b, l, rowLoop.getResult(0));
       });
   // Panels are independent: onnxc-outline-parallel-loops may spread them.
   panelLoop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
   Value result = panelLoop.getResult(0);
-  if (np != n) {
+  if (np != n || dynamicM) {
     SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0)),
         strides(2, rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> sizes{tensor::getMixedSize(rewriter, loc, c, 0),
-                                    rewriter.getIndexAttr(n)};
+    SmallVector<OpFoldResult> sizes{m, rewriter.getIndexAttr(n)};
     result = tensor::ExtractSliceOp::create(rewriter, loc, cType, result,
                                             offsets, sizes, strides);
   }

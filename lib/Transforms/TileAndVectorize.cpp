@@ -432,6 +432,8 @@ struct TileAndVectorizePass
 
   /// A linalg op on static tensors whose loops are all parallel.
   static bool isStaticElementwise(linalg::LinalgOp op) {
+    // Dynamic shapes stay scalar loops: their tiles' dynamic offsets made
+    // bufferization's analysis of a dynamic BERT encoder take 25 s.
     if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
         op.getNumParallelLoops() != op.getNumLoops() || op.hasDynamicShape())
       return false;
@@ -550,24 +552,9 @@ struct TileAndVectorizePass
     int64_t inner = ranges.back();
     if (inner < 4)
       return success(); // Too narrow to gain from vectors.
-    SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(1));
-    sizes.back() = rewriter.getIndexAttr(std::min(inner, vl.getValue()));
-    rewriter.setInsertionPoint(op);
-    scf::SCFTilingOptions options;
-    options.setTileSizes(sizes);
-    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(tiled))
-      return success(); // Stays a scalar loop nest.
-    rewriter.replaceOp(op, tiled->replacements);
-    tiled->tiledOps.back()->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
-    for (LoopLikeOpInterface loop : tiled->loops)
-      loop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
-    if (!tiled->loops.empty())
-      if (auto innerLoop =
-              dyn_cast<scf::ForOp>(tiled->loops.back().getOperation()))
-        linalg::peelLoops(rewriter, {innerLoop});
-    return success();
+    (void)onnxc::tileRows(rewriter, op, std::min(inner, vl.getValue()),
+                          kVectorizeAttr, /*innerParallel=*/true);
+    return success(); // Else it stays a scalar loop nest.
   }
 
   /// Vectorises every marked register tile: static ones exactly, the peeled

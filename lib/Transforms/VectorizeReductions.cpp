@@ -16,13 +16,13 @@ using namespace mlir;
 namespace mlir::onnxc {
 
 bool isInnerReduction(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
-      op.getNumDpsInits() != 1 || op.getNumLoops() < 1 ||
-      op.getNumReductionLoops() != 1)
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 1 || op.getNumReductionLoops() != 1)
     return false;
   unsigned inner = op.getNumLoops() - 1;
-  if (!(op.getIteratorTypesArray()[inner] == utils::IteratorType::reduction) ||
-      op.getStaticLoopRanges()[inner] < 8)
+  int64_t extent = op.getStaticLoopRanges()[inner];
+  if (op.getIteratorTypesArray()[inner] != utils::IteratorType::reduction ||
+      (!ShapedType::isDynamic(extent) && extent < 8))
     return false;
   for (Value v : op->getOperands())
     if (!getElementTypeOrSelf(v.getType()).isF32())
@@ -45,11 +45,10 @@ bool isInnerReduction(linalg::LinalgOp op) {
   return !computedReads;
 }
 
-LogicalResult tileInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
-                                 int64_t chunk, StringRef marker) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(1));
-  sizes.back() = rewriter.getIndexAttr(std::min(ranges.back(), chunk));
+LogicalResult tileRows(RewriterBase &rewriter, linalg::LinalgOp op,
+                       int64_t inner, StringRef marker, bool innerParallel) {
+  SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(1));
+  sizes.back() = rewriter.getIndexAttr(inner);
   rewriter.setInsertionPoint(op);
   scf::SCFTilingOptions options;
   options.setTileSizes(sizes);
@@ -59,13 +58,27 @@ LogicalResult tileInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
     return failure(); // Stays a scalar loop nest.
   rewriter.replaceOp(op, tiled->replacements);
   tiled->tiledOps.back()->setAttr(marker, rewriter.getUnitAttr());
-  // Rows are independent; the chunks of a row are not.
-  for (LoopLikeOpInterface loop : ArrayRef(tiled->loops).drop_back())
+  ArrayRef<LoopLikeOpInterface> loops = tiled->loops;
+  for (LoopLikeOpInterface loop : innerParallel ? loops : loops.drop_back())
     loop->setAttr(kParallelAttrName, rewriter.getUnitAttr());
-  if (ranges.back() > chunk && ranges.back() % chunk != 0)
-    if (auto chunks = dyn_cast<scf::ForOp>(tiled->loops.back().getOperation()))
-      linalg::peelLoops(rewriter, {chunks});
+  // Peeled: the main tiles have the static size `inner`, even where the
+  // dim's size is dynamic (the remainder's is then dynamic).
+  if (!loops.empty()) {
+    LoopLikeOpInterface last = loops.back();
+    if (auto innerLoop = dyn_cast<scf::ForOp>(last.getOperation()))
+      linalg::peelLoops(rewriter, {innerLoop});
+  }
   return success();
+}
+
+LogicalResult tileInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
+                                 int64_t chunk, StringRef marker) {
+  int64_t extent = op.getStaticLoopRanges().back();
+  // Rows are independent; the chunks of a row are not.
+  return tileRows(rewriter, op,
+                  ShapedType::isDynamic(extent) ? chunk
+                                                : std::min(extent, chunk),
+                  marker, /*innerParallel=*/false);
 }
 
 void lowerRowReductions(RewriterBase &rewriter, Operation *root) {

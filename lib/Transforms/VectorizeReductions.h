@@ -16,13 +16,23 @@
 
 namespace mlir::onnxc {
 
-/// A static f32 linalg op whose only reduction loop is its innermost one,
-/// read contiguously (as the innermost dim) by every input that uses it.
+/// An f32 linalg op whose only reduction loop is its innermost one, read
+/// contiguously (as the innermost dim) by every input that uses it. Sizes
+/// may be dynamic.
 bool isInnerReduction(linalg::LinalgOp op);
+
+/// Tiles `op` into rows: every loop but the innermost by 1 (marked
+/// parallel), the innermost by `inner` elements (marked parallel when
+/// `innerParallel`; peeled), and marks the tiles with `marker`. Shared by
+/// the elementwise and the reduction tiling of onnxc-tile-and-vectorize.
+LogicalResult tileRows(RewriterBase &rewriter, linalg::LinalgOp op,
+                       int64_t inner, StringRef marker, bool innerParallel);
 
 /// Tiles `op` into one row per tile (every parallel loop by 1, marked
 /// parallel) and chunks of up to `chunk` elements of the reduced dim (the
-/// remainder peeled), and marks the tiles with `marker`.
+/// remainder peeled: with a dynamic reduced dim, the chunks have a static
+/// size and the remainder a dynamic one), and marks the tiles with
+/// `marker`.
 LogicalResult tileInnerReduction(RewriterBase &rewriter, linalg::LinalgOp op,
                                  int64_t chunk, StringRef marker);
 

@@ -27,15 +27,23 @@ func.func @packed(%a: tensor<5x8xf32>) -> tensor<5x12xf32> {
 // -----
 
 // N = 6 is padded to two panels: the weight gets two zero columns, the fill
-// is rebuilt 8 columns wide, and the result
-// drops the extra columns. M may be dynamic.
+// is rebuilt 8 columns wide, and the result drops the extra columns. M is
+// dynamic: A and the accumulator are padded once to whole blocks of 64
+// rows, and each panel runs one static 64 x 8 x 4 matmul per block.
 // CHECK-LABEL: func.func @padded
 // CHECK: tensor.pad %{{.*}} low[0, 0] high[0, 2]
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<8x2x4xf32>) outs(%{{.*}} : tensor<2x8x4xf32>)
-// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<?x8xf32>)
+// CHECK: %[[M:.*]] = tensor.dim
+// CHECK: %[[MP:.*]] = affine.apply #{{.*}}()[%[[M]]]
+// CHECK: %[[A:.*]] = tensor.pad %arg0 low[0, 0] high[%{{.*}}, 0]
+// CHECK: %[[E:.*]] = tensor.empty(%[[MP]]) : tensor<?x8xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x8xf32>)
 // CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[F]]) -> (tensor<?x8xf32>)
-// CHECK:   linalg.matmul ins(%arg0, %{{.*}} : tensor<?x8xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<?x4xf32>)
-// CHECK: tensor.extract_slice %[[R]][0, 0] [%{{.*}}, 6] [1, 1] : tensor<?x8xf32> to tensor<?x6xf32>
+// CHECK:   scf.for %[[ROW:.*]] = %{{.*}} to %[[MP]] step %c64
+// CHECK:     %[[AS:.*]] = tensor.extract_slice %[[A]][%[[ROW]], 0] [64, 8] [1, 1]
+// CHECK:     linalg.matmul ins(%[[AS]], %{{.*}} : tensor<64x8xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<64x4xf32>)
+// CHECK: } {onnxc.parallel}
+// CHECK: tensor.extract_slice %[[R]][0, 0] [%[[M]], 6] [1, 1] : tensor<?x8xf32> to tensor<?x6xf32>
 func.func @padded(%a: tensor<?x8xf32>) -> tensor<?x6xf32> {
   %w = arith.constant dense<1.0> : tensor<8x6xf32>
   %zero = arith.constant 0.0 : f32

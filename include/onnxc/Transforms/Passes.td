@@ -115,7 +115,9 @@ def PackMatmulWeights : Pass<"onnxc-pack-matmul-weights", "func::FuncOp"> {
     a loop over the panels (marked parallel), each a linalg.matmul of A by
     the panel (K x nr) into C's nr columns (a fill init is rebuilt at the
     padded width, other inits get zero columns; the extra columns are
-    sliced off).
+    sliced off). A dynamic M: A and C are zero-padded once to whole blocks
+    of 64 rows, and each panel's loop runs one static 64-row matmul per
+    block.
 
     onnxc-tile-and-vectorize tiles each panel's matmul as usual: a panel
     stays in cache for every row block of A, and each register tile reads
@@ -127,7 +129,8 @@ def PackMatmulWeights : Pass<"onnxc-pack-matmul-weights", "func::FuncOp"> {
     Option<"panelWidth", "panel-width", "int64_t", /*default=*/"32",
            "Columns per panel (the register tile's width)">
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
