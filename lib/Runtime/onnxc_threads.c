@@ -3,7 +3,13 @@
  * The generated code runs the iterations of its parallel loops (tiles of
  * matmuls and convolutions, rows of elementwise ops) through
  * onnxc_rt_parallel_for. The calling thread works too; onnxc_num_threads - 1
- * workers, started on first use, take iterations from a shared counter.
+ * workers, started on first use, take chunks of iterations: each first
+ * from its own share of the loop (participant p of P: iterations
+ * [p n / P, (p + 1) n / P)), then from the others' shares (so the share of
+ * a late or slow thread is finished by the rest). The shares keep a thread
+ * on the same part of consecutive ops (a conv's filter blocks, then the
+ * same channels of the elementwise op after it); a single shared counter
+ * handed chunks out in arrival order.
  * Loop bodies that run here never allocate and never fail a check (the
  * compiler runs such loops serially), so they need no run context.
  *
@@ -55,9 +61,15 @@ static int g_shutdown;
 /* The current loop. g_generation changes (under g_lock) when one starts. */
 static onnxc_task g_fn;
 static void *g_ctx;
-static int64_t g_n, g_chunk;
-static int64_t g_next;     /* atomic: next iteration to take */
-static int64_t g_finished; /* atomic: iterations done */
+static int64_t g_chunk;
+/* Each participant's share: the next iteration to hand out (atomic) and
+ * the end, a cache line each. */
+typedef struct {
+  int64_t next, end;
+  char pad[64 - 2 * sizeof(int64_t)];
+} share;
+static share g_shares[MAX_THREADS] __attribute__((aligned(64)));
+static int g_parts;
 static unsigned g_generation;
 static int g_runs_active; /* atomic: runs in progress (workers keep spinning) */
 static int g_helpers;        /* workers 0 .. g_helpers-1 join the loop */
@@ -108,15 +120,19 @@ EXPORT int onnxc_set_num_threads(int n) {
 
 EXPORT int onnxc_get_num_threads(void) { return current_threads(); }
 
-/* Takes and runs chunks of the current loop until none is left. */
-static void work(onnxc_task fn, void *ctx, int64_t n, int64_t chunk) {
-  for (;;) {
-    int64_t begin = __atomic_fetch_add(&g_next, chunk, __ATOMIC_RELAXED);
-    if (begin >= n)
-      return;
-    int64_t end = begin + chunk < n ? begin + chunk : n;
-    fn(ctx, begin, end);
-    __atomic_fetch_add(&g_finished, end - begin, __ATOMIC_RELEASE);
+/* Participant `self` of `parts` runs chunks of its own share, then of
+ * the others', until none is left. */
+static void work(onnxc_task fn, void *ctx, int self, int parts,
+                 int64_t chunk) {
+  for (int i = 0; i < parts; ++i) {
+    share *s = &g_shares[(self + i) % parts];
+    for (;;) {
+      int64_t begin = __atomic_fetch_add(&s->next, chunk, __ATOMIC_RELAXED);
+      if (begin >= s->end)
+        break;
+      int64_t end = begin + chunk < s->end ? begin + chunk : s->end;
+      fn(ctx, begin, end);
+    }
   }
 }
 
@@ -154,10 +170,11 @@ static void *worker_main(void *arg) {
     }
     onnxc_task fn = g_fn;
     void *ctx = g_ctx;
-    int64_t n = g_n, chunk = g_chunk;
+    int64_t chunk = g_chunk;
+    int parts = g_parts;
     pthread_mutex_unlock(&g_lock);
 
-    work(fn, ctx, n, chunk);
+    work(fn, ctx, id + 1, parts, chunk);
 
     pthread_mutex_lock(&g_lock);
     if (__atomic_sub_fetch(&g_active_workers, 1, __ATOMIC_ACQ_REL) == 0)
@@ -197,17 +214,19 @@ void onnxc_rt_parallel_for(onnxc_task fn, void *ctx, int64_t n) {
   int64_t chunk = n / (4 * (int64_t)threads);
   g_fn = fn;
   g_ctx = ctx;
-  g_n = n;
   g_chunk = chunk > 0 ? chunk : 1;
-  __atomic_store_n(&g_next, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&g_finished, 0, __ATOMIC_RELAXED);
+  g_parts = helpers + 1;
+  for (int p = 0; p < g_parts; ++p) {
+    __atomic_store_n(&g_shares[p].next, n * p / g_parts, __ATOMIC_RELAXED);
+    g_shares[p].end = n * (p + 1) / g_parts;
+  }
   g_helpers = helpers;
   __atomic_store_n(&g_active_workers, helpers, __ATOMIC_RELEASE);
   __atomic_store_n(&g_generation, g_generation + 1, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&g_wake);
   pthread_mutex_unlock(&g_lock);
 
-  work(fn, ctx, n, g_chunk);
+  work(fn, ctx, 0, helpers + 1, g_chunk);
 
   /* The loop is done when every iteration is, and no worker still holds
    * this loop's state (the next loop may overwrite it). */
