@@ -33,13 +33,6 @@ Value zeroPadHigh(OpBuilder &b, Location loc, Value v,
       highs, zero);
 }
 
-Value copyToNew(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                        type.getElementType());
-  return linalg::CopyOp::create(b, loc, v, empty).getResult(0);
-}
-
 bool isStaticF32(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics())
     return false;

@@ -21,9 +21,6 @@ Value dropBatch(OpBuilder &b, Location loc, Value v, bool mergeLast);
 /// `v` zero-padded at the end of each dim by `high`.
 Value zeroPadHigh(OpBuilder &b, Location loc, Value v,
                   ArrayRef<int64_t> high);
-/// An identity linalg.generic copying `v` into a new tensor (a strided
-/// slice becomes contiguous).
-Value copyToNew(OpBuilder &b, Location loc, Value v);
 /// A linalg op on static f32 tensors only.
 bool isStaticF32(linalg::LinalgOp op);
 /// ... whose first input has batch 1 (the conv forms rewritten here).

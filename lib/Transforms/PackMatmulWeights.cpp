@@ -36,22 +36,25 @@ namespace {
 /// Rows per block of a dynamic M (onnxc-tile-and-vectorize's cache tile).
 constexpr int64_t kRowBlock = 64;
 
-/// `init` (M x N) as M x np: a fill is rebuilt at the padded shape; other
-/// inits get zero columns.
-Value padInit(OpBuilder &b, Location loc, Value init, int64_t np) {
+/// `init` (M x N) as `rows` x np (rows = M + extraRows): a fill is rebuilt
+/// at the padded shape; other inits get zero rows and columns.
+Value padInit(OpBuilder &b, Location loc, Value init, OpFoldResult rows,
+              OpFoldResult extraRows, int64_t np) {
   auto type = cast<RankedTensorType>(init.getType());
   int64_t n = type.getDimSize(1);
-  if (np == n)
+  if (np == n && isConstantIntValue(extraRows, 0))
     return init;
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    SmallVector<OpFoldResult> sizes{tensor::getMixedSize(b, loc, init, 0),
-                                    b.getIndexAttr(np)};
-    Value empty =
-        tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+    Value empty = tensor::EmptyOp::create(
+        b, loc, SmallVector<OpFoldResult>{rows, b.getIndexAttr(np)},
+        type.getElementType());
     return linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
         .getResult(0);
   }
-  return zeroPadHigh(b, loc, init, {0, np - n});
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0));
+  return tensor::PadOp::create(b, loc, RankedTensorType(), init, low,
+                               {extraRows, b.getIndexAttr(np - n)}, zero);
 }
 
 LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
@@ -97,32 +100,20 @@ LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
   // loop would copy A per panel and keep the loop off the threads).
   OpFoldResult m = tensor::getMixedSize(rewriter, loc, init, 0);
   bool dynamicM = ShapedType::isDynamic(cType.getDimSize(0));
-  Value zero = arith::ConstantOp::create(rewriter, loc,
-                                         rewriter.getF32FloatAttr(0.0f));
-  OpFoldResult rows = m;
-  Value c;
+  OpFoldResult rows = m, extra = rewriter.getIndexAttr(0);
   if (dynamicM) {
     AffineExpr s0 = rewriter.getAffineSymbolExpr(0);
     rows = affine::makeComposedFoldedAffineApply(
         rewriter, loc, s0.ceilDiv(kRowBlock) * kRowBlock, {m});
-    OpFoldResult extra = affine::makeComposedFoldedAffineApply(
+    extra = affine::makeComposedFoldedAffineApply(
         rewriter, loc, s0.ceilDiv(kRowBlock) * kRowBlock - s0, {m});
+    Value zero = arith::ConstantOp::create(rewriter, loc,
+                                           rewriter.getF32FloatAttr(0.0f));
     SmallVector<OpFoldResult> low(2, rewriter.getIndexAttr(0));
     a = tensor::PadOp::create(rewriter, loc, RankedTensorType(), a, low,
                               {extra, rewriter.getIndexAttr(0)}, zero);
-    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, SmallVector<OpFoldResult>{rows, rewriter.getIndexAttr(np)},
-          rewriter.getF32Type());
-      c = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
-              .getResult(0);
-    } else {
-      c = tensor::PadOp::create(rewriter, loc, RankedTensorType(), init, low,
-                                {extra, rewriter.getIndexAttr(np - n)}, zero);
-    }
-  } else {
-    c = padInit(rewriter, loc, init, np);
   }
+  Value c = padInit(rewriter, loc, init, rows, extra, np);
   auto idx = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
   // The matmul of rows [r, r + size) of A by the panel into C's columns.
   auto emitMatmul = [&](OpBuilder &b, Location l, Value acc, OpFoldResult r,
