@@ -45,12 +45,16 @@ using namespace mlir;
 namespace {
 enum class EmitStage { ONNX, ONNXInferred, Linalg, LLVMMLIR, LLVMIR, Obj, Lib };
 
+/// onnxc's own options: --help lists these (and MLIR's debugging options);
+/// LLVM's hundreds of backend flags stay under --help-hidden.
+llvm::cl::OptionCategory onnxcCategory("onnxc options");
+
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                      llvm::cl::desc("<model.onnx>"),
-                                     llvm::cl::Required);
+                                     llvm::cl::Required, llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
                                       llvm::cl::value_desc("file"),
-                                      llvm::cl::init(""));
+                                      llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<EmitStage> emit(
     "emit", llvm::cl::desc("What to produce"),
     llvm::cl::values(
@@ -62,62 +66,62 @@ llvm::cl::opt<EmitStage> emit(
         clEnumValN(EmitStage::LLVMIR, "llvm-ir", "optimised LLVM IR"),
         clEnumValN(EmitStage::Obj, "obj", "an object file"),
         clEnumValN(EmitStage::Lib, "lib", "a shared object (default)")),
-    llvm::cl::init(EmitStage::Lib));
+    llvm::cl::init(EmitStage::Lib), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<unsigned> codegenThreads(
     "codegen-threads",
     llvm::cl::desc("Threads that optimise and compile the LLVM module, each its "
                    "own part of the functions (default 0: the available "
                    "cores, at most 8; the object code depends on it)"),
-    llvm::cl::init(0));
+    llvm::cl::init(0), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("Optimisation level"),
-                                 llvm::cl::Prefix, llvm::cl::init(2));
+                                 llvm::cl::Prefix, llvm::cl::init(2), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<std::string> mcpu("mcpu",
                                 llvm::cl::desc("Target CPU (default: host)"),
-                                llvm::cl::init(""));
+                                llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<std::string> mattr("mattr",
                                  llvm::cl::desc("Target features (+avx2,...)"),
-                                 llvm::cl::init(""));
+                                 llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<std::string> march(
     "march", llvm::cl::desc("Target architecture, e.g. x86-64 (default: host)"),
-    llvm::cl::init(""));
+    llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<std::string> mtriple("mtriple",
                                    llvm::cl::desc("Target triple"),
-                                   llvm::cl::init(""));
+                                   llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<bool> noONNXShapeInference(
     "no-onnx-shape-inference",
     llvm::cl::desc("Import without running ONNX's graph shape inference"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<bool> noGraphPasses(
     "no-graph-passes",
     llvm::cl::desc("Leave out the graph passes on the onnx dialect "
                    "(onnx-fold-batch-norm)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<bool> noRuntimeChecks(
     "no-runtime-checks",
     llvm::cl::desc("Leave out the run-time checks of index values and "
                    "data-decided sizes (only to measure their cost: bad "
                    "inputs are then undefined behaviour)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
 llvm::cl::opt<bool> noVectorize(
     "no-vectorize",
     llvm::cl::desc("Lower every linalg op to scalar loops: no cache and "
                    "register tiling, no vectorisation (to compare)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
 llvm::cl::opt<bool> timeStages(
     "time-stages",
     llvm::cl::desc("Print the wall time of each compilation stage and of "
                    "each pass (as --mlir-timing does), then the peak RSS, "
                    "to stderr"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
 llvm::cl::opt<bool> nodeLineTables(
     "node-line-tables",
     llvm::cl::desc("Emit a line table that maps each instruction to its ONNX "
                    "node, as file '<node name>' line 1 (for profilers: "
                    "perf report --sort srcfile)"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
 /// The process's peak resident set in KiB (VmHWM: the high-water mark of
 /// this program's own address space; getrusage's ru_maxrss would include
@@ -157,7 +161,14 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
-  llvm::cl::ParseCommandLineOptions(argc, argv, "onnxc: ONNX compiler\n");
+  llvm::cl::HideUnrelatedOptions(onnxcCategory);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "onnxc: ONNX compiler\n\n"
+      "  onnxc model.onnx -o model.so compiles a model into a shared object "
+      "with the onnxc C API\n  (include/onnxc/Runtime/onnxc_runtime.h). MLIR's and LLVM's "
+      "debugging options (--mlir-timing,\n  --mlir-print-ir-after-all, "
+      "...) are accepted as well; --help lists onnxc's own.\n");
   if (optLevel > 3)
     return fail("-O takes 0, 1, 2 or 3");
 
