@@ -62,8 +62,17 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
                                              bool runtimeChecks,
                                              bool graphPasses) {
   pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
-  if (graphPasses)
+  if (graphPasses) {
+    // Shapes computed by Shape -> Gather -> Concat chains become constants,
+    // so a second round of inference can make their Reshapes static.
+    pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
+    pm.addNestedPass<func::FuncOp>(createONNXSimplify());
+    pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
+    pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
     pm.addNestedPass<func::FuncOp>(createONNXFoldBatchNorm());
+    pm.addNestedPass<func::FuncOp>(createONNXSimplify());
+    pm.addPass(createCSEPass());
+  }
   ConvertONNXToLinalgOptions convert;
   convert.runtimeChecks = runtimeChecks;
   pm.addPass(createConvertONNXToLinalg(convert));

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
+#include "onnxc/Dialect/ONNX/Transforms/GraphUtils.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -24,24 +25,6 @@ using namespace mlir;
 using namespace mlir::onnxc;
 
 namespace {
-
-/// Whether `v` depends on no function argument and no op with effects or
-/// regions: a weight, or ops on weights (ConstantOfShape, Cast, ...).
-bool isWeightOnly(Value v) {
-  SmallVector<Value> worklist = {v};
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val().getDefiningOp();
-    if (!op)
-      return false; // a block argument
-    if (!seen.insert(op).second)
-      continue;
-    if (seen.size() > 64 || op->getNumRegions() != 0 || !isPure(op))
-      return false;
-    llvm::append_range(worklist, op->getOperands());
-  }
-  return true;
-}
 
 /// A static rank-1 tensor of `n` elements of `elementType`.
 bool isVectorOf(Value v, int64_t n, Type elementType) {
@@ -79,10 +62,8 @@ struct FoldIntoConv : OpRewritePattern<ONNXBatchNormalizationOp> {
 
     Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
     auto vecType = RankedTensorType::get({f}, et);
-    auto constant = [&](DenseElementsAttr value) -> Value {
-      return ONNXConstantOp::create(
-          rewriter, loc, TypeRange{value.getType()}, ValueRange{},
-          ArrayRef<NamedAttribute>{rewriter.getNamedAttr("value", value)});
+    auto constant = [&](DenseElementsAttr value) {
+      return createONNXConstant(rewriter, loc, value);
     };
     // a = scale / sqrt(var + eps)
     auto scalarType = RankedTensorType::get({}, et);

@@ -37,4 +37,62 @@ def ONNXFoldBatchNorm : Pass<"onnx-fold-batch-norm", "func::FuncOp"> {
   let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
 }
 
+def ONNXFoldConstants : Pass<"onnx-fold-constants", "func::FuncOp"> {
+  let summary = "Evaluate constant subgraphs of onnx ops at compile time";
+  let description = [{
+    Walks the function in program order and evaluates every onnx op whose
+    operands are known at compile time (onnx.Constant, or results the walk
+    already evaluated), replacing it by an onnx.Constant: the Shape ->
+    Gather -> Unsqueeze -> Concat -> Reshape chains that exporters emit,
+    Cast, integer and float arithmetic and comparisons, Where, Range,
+    ConstantOfShape, Expand, Slice, Transpose, Squeeze/Unsqueeze/Flatten.
+    The Shape of a tensor with dynamic dims is known in part: a Gather or
+    Slice that picks only its static dims folds, and so does what is
+    computed from them.
+
+    Only results of at most `max-elements` elements are folded, and only
+    constants of at most 65536 elements are read, so weights are never
+    copied or duplicated at compile time and compile time stays bounded
+    (weight-only computations on large tensors are left to
+    onnxc-hoist-constants, which runs them once per process). Ops whose
+    result is an error for the values given (an index out of range, an
+    integer division by zero) are left alone: they report the error at run
+    time with the node's name. Ops that become unused are erased.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"4096",
+           "Fold only results with at most this many elements">,
+  ];
+  let statistics = [
+    Statistic<"numFolded", "num-folded", "onnx ops replaced by constants">,
+  ];
+  let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
+}
+
+def ONNXSimplify : Pass<"onnx-simplify", "func::FuncOp"> {
+  let summary = "Canonicalise onnx graphs: no-op removal, transpose and "
+                "reshape chains, Mul/Add by constants into Conv and Gemm";
+  let description = [{
+    Rewrites on the onnx dialect, applied until none matches (dead pure ops
+    are erased on the way):
+    - no-ops: Identity; Dropout in inference mode whose mask is unused;
+      Cast to the type it has; Transpose by the identity permutation;
+      Reshape, Squeeze, Unsqueeze or Flatten to the static type of its
+      input; Expand to its input's static type;
+    - chains: Transpose of a Transpose becomes one Transpose (or nothing);
+      a Reshape (or Flatten, Squeeze, Unsqueeze) of a Reshape reads the
+      first one's input when the second's target does not copy dims (no 0
+      without allowzero);
+    - Conv followed by Mul by a weight of one value per output channel (or
+      one value): the filter and bias are scaled instead; Conv followed by
+      Add of such a weight: the bias absorbs it. Gemm followed by Mul by a
+      scalar weight: alpha and beta are scaled; Gemm without C followed by
+      Add of a weight that broadcasts to its rows: the weight becomes C.
+      The new weights are onnx ops on the old ones (computed once per
+      process by onnxc-hoist-constants, or at compile time by
+      onnx-fold-constants when they are small).
+  }];
+  let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
+}
+
 #endif // ONNXC_DIALECT_ONNX_TRANSFORMS_PASSES_TD

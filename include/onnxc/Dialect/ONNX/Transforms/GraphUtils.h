@@ -1,0 +1,24 @@
+//===- GraphUtils.h - Helpers of the graph passes ---------------*- C++ -*-===//
+
+#ifndef ONNXC_DIALECT_ONNX_TRANSFORMS_GRAPHUTILS_H
+#define ONNXC_DIALECT_ONNX_TRANSFORMS_GRAPHUTILS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace mlir::onnxc {
+
+/// Whether `v` depends on no function argument and no op with effects or
+/// regions: a weight, or ops on weights (ConstantOfShape, Cast, ...).
+bool isWeightOnly(Value v);
+
+/// An onnx.Constant of `value`.
+Value createONNXConstant(OpBuilder &b, Location loc, DenseElementsAttr value);
+
+/// An onnx.Constant of the i64 vector `values`.
+Value createONNXShapeConstant(OpBuilder &b, Location loc,
+                              ArrayRef<int64_t> values);
+
+} // namespace mlir::onnxc
+
+#endif // ONNXC_DIALECT_ONNX_TRANSFORMS_GRAPHUTILS_H

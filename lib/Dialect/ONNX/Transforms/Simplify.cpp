@@ -1,0 +1,348 @@
+//===- Simplify.cpp - The onnx-simplify pass ------------------------------===//
+//
+// Canonicalisation of onnx graphs as exporters write them: no-ops removed,
+// transpose and reshape chains merged, and Mul/Add by weights after a Conv
+// or Gemm moved into its weights (so the lowering writes one loop nest).
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
+#include "onnxc/Dialect/ONNX/Transforms/GraphUtils.h"
+#include "onnxc/Dialect/ONNX/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_ONNXSIMPLIFY
+#include "onnxc/Dialect/ONNX/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace {
+
+/// Replaces `op`'s single result by `v`. A value of another type (a more or
+/// less refined shape) may only flow into onnx ops: a terminator keeps the
+/// type its region or function declares.
+LogicalResult replaceWith(PatternRewriter &rewriter, Operation *op, Value v) {
+  Value result = op->getResult(0);
+  if (v.getType() != result.getType())
+    for (Operation *user : result.getUsers())
+      if (!isa<ONNXDialect>(user->getDialect()))
+        return rewriter.notifyMatchFailure(op, "a user needs the type");
+  rewriter.replaceAllUsesWith(result, v);
+  rewriter.eraseOp(op);
+  return success();
+}
+
+struct RemoveIdentity : OpRewritePattern<ONNXIdentityOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXIdentityOp op,
+                                PatternRewriter &rewriter) const override {
+    return replaceWith(rewriter, op, op.getInput());
+  }
+};
+
+/// Dropout without training (no training_mode, or a constant false) is the
+/// identity on its data; its mask, all true, must be unused.
+struct RemoveInferenceDropout : OpRewritePattern<ONNXDropoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXDropoutOp op,
+                                PatternRewriter &rewriter) const override {
+    if (Value training = op.getTrainingMode()) {
+      DenseElementsAttr mode;
+      if (!matchPattern(training, m_Constant(&mode)) || !mode.isSplat() ||
+          mode.getSplatValue<bool>())
+        return rewriter.notifyMatchFailure(op, "training mode");
+    }
+    if (op->getNumResults() > 1 && !op->getResult(1).use_empty())
+      return rewriter.notifyMatchFailure(op, "the mask is used");
+    if (op.getData().getType() != op.getOutput().getType())
+      return failure();
+    rewriter.replaceAllUsesWith(op.getOutput(), op.getData());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Cast or Expand to the type its input already has.
+template <typename OpTy> struct RemoveSameType : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value input = op->getOperand(0);
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (!type || !type.hasStaticShape() ||
+        type != op->getResult(0).getType())
+      return failure();
+    return replaceWith(rewriter, op, input);
+  }
+};
+
+SmallVector<int64_t> transposePerm(ONNXTransposeOp op, int64_t rank) {
+  SmallVector<int64_t> perm;
+  if (auto p = op.getPermAttr()) {
+    for (Attribute a : p)
+      perm.push_back(cast<IntegerAttr>(a).getInt());
+  } else {
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  }
+  return perm;
+}
+
+bool isIdentityPerm(ArrayRef<int64_t> perm) {
+  for (auto [i, p] : llvm::enumerate(perm))
+    if (int64_t(i) != p)
+      return false;
+  return true;
+}
+
+/// Transpose by the identity is a no-op; a Transpose of a Transpose is one
+/// Transpose by the composed permutation.
+struct SimplifyTranspose : OpRewritePattern<ONNXTransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXTransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getData().getType());
+    if (!type)
+      return failure();
+    SmallVector<int64_t> perm = transposePerm(op, type.getRank());
+    if (int64_t(perm.size()) != type.getRank())
+      return failure();
+    if (isIdentityPerm(perm))
+      return replaceWith(rewriter, op, op.getData());
+    auto inner = op.getData().getDefiningOp<ONNXTransposeOp>();
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> innerPerm = transposePerm(inner, type.getRank());
+    SmallVector<int64_t> composed;
+    for (int64_t p : perm) {
+      if (p < 0 || p >= int64_t(innerPerm.size()))
+        return failure();
+      composed.push_back(innerPerm[p]);
+    }
+    if (isIdentityPerm(composed))
+      return replaceWith(rewriter, op, inner.getData());
+    rewriter.replaceOpWithNewOp<ONNXTransposeOp>(
+        op, TypeRange{op.getType()}, ValueRange{inner.getData()},
+        ArrayRef<NamedAttribute>{
+            rewriter.getNamedAttr("perm", rewriter.getI64ArrayAttr(composed))});
+    return success();
+  }
+};
+
+bool isReshapeLike(Operation *op) {
+  return op && isa<ONNXReshapeOp, ONNXFlattenOp, ONNXSqueezeOp,
+                   ONNXUnsqueezeOp>(op);
+}
+
+/// Reshape, Flatten, Squeeze and Unsqueeze only change the shape: one to
+/// the static type of its input is a no-op, and one of another reads that
+/// one's input when its target shape does not depend on its input's shape.
+template <typename OpTy> struct SimplifyReshapeLike : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value input = op->getOperand(0);
+    auto inType = dyn_cast<RankedTensorType>(input.getType());
+    auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (inType && inType.hasStaticShape() && inType == outType)
+      return replaceWith(rewriter, op, input);
+    Operation *inner = input.getDefiningOp();
+    if (!isReshapeLike(inner))
+      return failure();
+    Value shape;
+    bool allowZero = false;
+    if (outType && outType.hasStaticShape()) {
+      shape = createONNXShapeConstant(rewriter, op.getLoc(),
+                                      outType.getShape());
+      allowZero = llvm::is_contained(outType.getShape(), 0);
+    } else if (auto reshape = dyn_cast<ONNXReshapeOp>(op.getOperation())) {
+      DenseIntElementsAttr spec;
+      allowZero = reshape.getAllowzero() != 0;
+      if (!matchPattern(reshape.getShape(), m_Constant(&spec)))
+        return failure();
+      for (const APInt &d : spec.getValues<APInt>())
+        if (d.isZero() && !allowZero)
+          return rewriter.notifyMatchFailure(op, "copies a dim of its input");
+      shape = reshape.getShape();
+    } else {
+      return failure();
+    }
+    rewriter.replaceOpWithNewOp<ONNXReshapeOp>(
+        op, TypeRange{op->getResult(0).getType()},
+        ValueRange{inner->getOperand(0), shape},
+        ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+            "allowzero", rewriter.getI64IntegerAttr(allowZero))});
+    return success();
+  }
+};
+
+/// The length along the channel dim (dim 1) of a weight `c` that, broadcast
+/// against a Conv result of type `y`, gives one value per output channel
+/// (the channel count) or one value in all (1); nullopt otherwise.
+std::optional<int64_t> channelLength(Value c, RankedTensorType y) {
+  auto t = dyn_cast<RankedTensorType>(c.getType());
+  if (!t || !t.hasStaticShape() || t.getRank() > y.getRank() ||
+      t.getElementType() != y.getElementType() || y.isDynamicDim(1))
+    return std::nullopt;
+  int64_t offset = y.getRank() - t.getRank(), length = 1;
+  for (int64_t d = 0; d < t.getRank(); ++d) {
+    if (t.getDimSize(d) == 1)
+      continue;
+    if (offset + d != 1 || t.getDimSize(d) != y.getDimSize(1))
+      return std::nullopt;
+    length = t.getDimSize(d);
+  }
+  return length;
+}
+
+/// The operand of a binary op that is the only use of a `ProducerOp`'s
+/// result, and the other operand; null when neither is.
+template <typename ProducerOp>
+std::pair<ProducerOp, Value> producerAndOther(Operation *binary) {
+  for (int i = 0; i < 2; ++i) {
+    auto producer = binary->getOperand(i).getDefiningOp<ProducerOp>();
+    if (producer && producer->getResult(0).hasOneUse() &&
+        producer->getResult(0).getType() == binary->getResult(0).getType())
+      return {producer, binary->getOperand(1 - i)};
+  }
+  return {nullptr, nullptr};
+}
+
+/// Conv then Mul (or Add) by a weight with one value per output channel:
+/// the Conv's filter rows and bias are scaled (or its bias shifted).
+template <typename BinaryOp, bool IsMul>
+struct FoldIntoConv : OpRewritePattern<BinaryOp> {
+  using OpRewritePattern<BinaryOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(BinaryOp op,
+                                PatternRewriter &rewriter) const override {
+    auto [conv, c] = producerAndOther<ONNXConvOp>(op);
+    if (!conv)
+      return failure();
+    auto yType = dyn_cast<RankedTensorType>(conv.getY().getType());
+    auto wType = dyn_cast<RankedTensorType>(conv.getW().getType());
+    if (!yType || !wType || wType.isDynamicDim(0))
+      return failure();
+    std::optional<int64_t> length = channelLength(c, yType);
+    Value bias = conv.getB();
+    if (!length || !isWeightOnly(c) || (bias && !isWeightOnly(bias)) ||
+        (IsMul && !isWeightOnly(conv.getW())))
+      return rewriter.notifyMatchFailure(op, "not per-channel weights");
+    Location loc = rewriter.getFusedLoc({conv.getLoc(), op.getLoc()});
+    Type et = yType.getElementType();
+    int64_t channels = wType.getDimSize(0);
+    auto vecType = [&](int64_t n) { return RankedTensorType::get({n}, et); };
+    Value cVec = ONNXReshapeOp::create(
+        rewriter, loc, TypeRange{vecType(*length)},
+        ValueRange{c, createONNXShapeConstant(rewriter, loc, {*length})},
+        ArrayRef<NamedAttribute>{});
+    Value w = conv.getW();
+    if (IsMul) {
+      SmallVector<int64_t> column(wType.getRank(), 1);
+      column[0] = *length;
+      Value cColumn = ONNXReshapeOp::create(
+          rewriter, loc, TypeRange{RankedTensorType::get(column, et)},
+          ValueRange{c, createONNXShapeConstant(rewriter, loc, column)},
+          ArrayRef<NamedAttribute>{});
+      w = ONNXMulOp::create(rewriter, loc, wType, w, cColumn);
+      if (bias)
+        bias = ONNXMulOp::create(rewriter, loc, bias.getType(), bias, cVec);
+    } else if (bias) {
+      bias = ONNXAddOp::create(rewriter, loc, bias.getType(), bias, cVec);
+    } else {
+      bias = *length == channels
+                 ? cVec
+                 : ONNXExpandOp::create(
+                       rewriter, loc, TypeRange{vecType(channels)},
+                       ValueRange{cVec, createONNXShapeConstant(rewriter, loc,
+                                                                {channels})},
+                       ArrayRef<NamedAttribute>{})
+                       .getResult();
+    }
+    SmallVector<Value> operands = {conv.getX(), w};
+    if (bias)
+      operands.push_back(bias);
+    auto folded = ONNXConvOp::create(rewriter, loc, TypeRange{yType}, operands,
+                                     conv->getAttrs());
+    rewriter.replaceOp(op, folded->getResults());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+/// Gemm then Mul by a constant scalar: alpha and beta scaled.
+struct FoldScaleIntoGemm : OpRewritePattern<ONNXMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXMulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto [gemm, c] = producerAndOther<ONNXGemmOp>(op);
+    DenseFPElementsAttr value;
+    if (!gemm || !matchPattern(c, m_Constant(&value)) ||
+        value.getNumElements() != 1 ||
+        cast<ShapedType>(c.getType()).getRank() > 2)
+      return failure();
+    double scale = (*value.value_begin<APFloat>()).convertToDouble();
+    NamedAttrList attrs(gemm->getAttrs());
+    attrs.set("alpha", rewriter.getF32FloatAttr(
+                           gemm.getAlpha().convertToDouble() * scale));
+    attrs.set("beta", rewriter.getF32FloatAttr(
+                          gemm.getBeta().convertToDouble() * scale));
+    auto folded = ONNXGemmOp::create(rewriter, rewriter.getFusedLoc({gemm.getLoc(), op.getLoc()}),
+                                     TypeRange{op.getType()},
+                                     gemm->getOperands(), attrs.getAttrs());
+    rewriter.replaceOp(op, folded->getResults());
+    rewriter.eraseOp(gemm);
+    return success();
+  }
+};
+
+/// Gemm without C then Add of a weight (rank <= 2, broadcasting to the
+/// Gemm's result): the weight becomes C, with beta 1.
+struct FoldBiasIntoGemm : OpRewritePattern<ONNXAddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXAddOp op,
+                                PatternRewriter &rewriter) const override {
+    auto [gemm, c] = producerAndOther<ONNXGemmOp>(op);
+    auto cType = c ? dyn_cast<RankedTensorType>(c.getType()) : nullptr;
+    if (!gemm || gemm.getC() || !cType || cType.getRank() > 2 ||
+        cType.getElementType() != op.getType().getElementType() ||
+        !isWeightOnly(c))
+      return failure();
+    NamedAttrList attrs(gemm->getAttrs());
+    attrs.set("beta", rewriter.getF32FloatAttr(1.0f));
+    auto folded = ONNXGemmOp::create(
+        rewriter, rewriter.getFusedLoc({gemm.getLoc(), op.getLoc()}),
+        TypeRange{op.getType()}, ValueRange{gemm.getA(), gemm.getB(), c},
+        attrs.getAttrs());
+    rewriter.replaceOp(op, folded->getResults());
+    rewriter.eraseOp(gemm);
+    return success();
+  }
+};
+
+struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    patterns.add<RemoveIdentity, RemoveInferenceDropout,
+                 RemoveSameType<ONNXCastOp>, RemoveSameType<ONNXExpandOp>,
+                 SimplifyTranspose, SimplifyReshapeLike<ONNXReshapeOp>,
+                 SimplifyReshapeLike<ONNXFlattenOp>,
+                 SimplifyReshapeLike<ONNXSqueezeOp>,
+                 SimplifyReshapeLike<ONNXUnsqueezeOp>,
+                 FoldIntoConv<ONNXMulOp, true>, FoldIntoConv<ONNXAddOp, false>,
+                 FoldScaleIntoGemm, FoldBiasIntoGemm>(ctx);
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
