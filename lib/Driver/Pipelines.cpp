@@ -58,21 +58,24 @@ void mlir::onnxc::buildNodeLineTablesPipeline(OpPassManager &pm) {
   pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scope));
 }
 
+void mlir::onnxc::buildONNXGraphPipeline(OpPassManager &pm) {
+  // Shapes computed by Shape -> Gather -> Concat chains become constants,
+  // so a second round of inference can make their Reshapes static.
+  pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
+  pm.addNestedPass<func::FuncOp>(createONNXSimplify());
+  pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
+  pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
+  pm.addNestedPass<func::FuncOp>(createONNXFoldBatchNorm());
+  pm.addNestedPass<func::FuncOp>(createONNXSimplify());
+  pm.addPass(createCSEPass());
+}
+
 void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
                                              bool runtimeChecks,
                                              bool graphPasses) {
   pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
-  if (graphPasses) {
-    // Shapes computed by Shape -> Gather -> Concat chains become constants,
-    // so a second round of inference can make their Reshapes static.
-    pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
-    pm.addNestedPass<func::FuncOp>(createONNXSimplify());
-    pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
-    pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
-    pm.addNestedPass<func::FuncOp>(createONNXFoldBatchNorm());
-    pm.addNestedPass<func::FuncOp>(createONNXSimplify());
-    pm.addPass(createCSEPass());
-  }
+  if (graphPasses)
+    buildONNXGraphPipeline(pm);
   ConvertONNXToLinalgOptions convert;
   convert.runtimeChecks = runtimeChecks;
   pm.addPass(createConvertONNXToLinalg(convert));

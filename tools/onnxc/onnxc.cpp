@@ -6,6 +6,7 @@
 // Imports an ONNX model and compiles it as far as --emit asks:
 //   onnx           the imported onnx dialect
 //   onnx-inferred  ... after onnx-shape-inference
+//   onnx-graph     ... after the graph passes (folding, simplification)
 //   linalg         linalg/tensor/arith/math on tensors
 //   llvm-mlir      the LLVM dialect
 //   llvm-ir        optimised LLVM IR
@@ -43,7 +44,7 @@
 using namespace mlir;
 
 namespace {
-enum class EmitStage { ONNX, ONNXInferred, Linalg, LLVMMLIR, LLVMIR, Obj, Lib };
+enum class EmitStage { ONNX, ONNXInferred, ONNXGraph, Linalg, LLVMMLIR, LLVMIR, Obj, Lib };
 
 /// onnxc's own options: --help lists these (and MLIR's debugging options);
 /// LLVM's hundreds of backend flags stay under --help-hidden.
@@ -61,6 +62,8 @@ llvm::cl::opt<EmitStage> emit(
         clEnumValN(EmitStage::ONNX, "onnx", "the imported onnx dialect"),
         clEnumValN(EmitStage::ONNXInferred, "onnx-inferred",
                    "the onnx dialect after onnx-shape-inference"),
+        clEnumValN(EmitStage::ONNXGraph, "onnx-graph",
+                   "the onnx dialect after the graph passes"),
         clEnumValN(EmitStage::Linalg, "linalg", "linalg on tensors"),
         clEnumValN(EmitStage::LLVMMLIR, "llvm-mlir", "the LLVM dialect"),
         clEnumValN(EmitStage::LLVMIR, "llvm-ir", "optimised LLVM IR"),
@@ -94,7 +97,7 @@ llvm::cl::opt<bool> noONNXShapeInference(
 llvm::cl::opt<bool> noGraphPasses(
     "no-graph-passes",
     llvm::cl::desc("Leave out the graph passes on the onnx dialect "
-                   "(onnx-fold-batch-norm)"),
+                   "(onnx-fold-constants, onnx-simplify, onnx-fold-batch-norm)"),
     llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<bool> noRuntimeChecks(
     "no-runtime-checks",
@@ -264,6 +267,14 @@ int main(int argc, char **argv) {
     return 1;
   if (emit == EmitStage::ONNXInferred)
     return printModule();
+  if (emit == EmitStage::ONNXGraph) {
+    if (!noGraphPasses &&
+        failed(runPipeline("graph passes", [](OpPassManager &pm) {
+          onnxc::buildONNXGraphPipeline(pm);
+        })))
+      return 1;
+    return printModule();
+  }
 
   auto entry = module->lookupSymbol<func::FuncOp>(options.entryName);
   if (!entry)

@@ -13,6 +13,10 @@
 
 namespace mlir::onnxc {
 
+/// The graph passes on the onnx dialect (shape-inferred): constant folding,
+/// simplification, a second round of shape inference, BatchNormalization
+/// folding, CSE.
+void buildONNXGraphPipeline(OpPassManager &pm);
 /// `runtimeChecks` = false leaves out the run-time checks of the generated
 /// code (onnxc --no-runtime-checks, to measure what they cost).
 /// Shape inference, the graph passes on the onnx dialect (unless
