@@ -64,9 +64,10 @@ void mlir::onnxc::buildONNXGraphPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
   pm.addNestedPass<func::FuncOp>(createONNXSimplify());
   pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
-  pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
   pm.addNestedPass<func::FuncOp>(createONNXFoldBatchNorm());
   pm.addNestedPass<func::FuncOp>(createONNXSimplify());
+  // The small weights the folds into Conv and Gemm computed.
+  pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
   pm.addPass(createCSEPass());
 }
 

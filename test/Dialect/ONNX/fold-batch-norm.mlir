@@ -76,3 +76,56 @@ func.func @not_folded(%x: tensor<1x3x8x8xf32>, %stat: tensor<4xf32>) -> (tensor<
   %y2, %rm, %rv = "onnx.BatchNormalization"(%c2, %p, %p, %p, %p) <{training_mode = 1 : i64, resultSegmentSizes = array<i32: 1, 1, 1>}> : (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<1x4x6x6xf32>, tensor<4xf32>, tensor<4xf32>)
   return %y0, %y1, %c1, %y2 : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// After a Gemm with transB and a bias: B's rows (the output columns) are
+// scaled, C becomes (beta C - mean) * a + B_bn, beta 1.
+// CHECK-LABEL: func.func @gemm_bn
+// CHECK-SAME: (%[[A:.+]]: tensor<2x3xf32>)
+// CHECK: %[[S:.+]] = "onnx.Sqrt"
+// CHECK: %[[SC:.+]] = "onnx.Div"(%{{.+}}, %[[S]])
+// CHECK: %[[COL:.+]] = "onnx.Reshape"(%[[SC]], %{{.+}}) {{.*}} -> tensor<4x1xf32>
+// CHECK: %[[B:.+]] = "onnx.Mul"(%{{.+}}, %[[COL]]) : (tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+// CHECK: %[[BC:.+]] = "onnx.Mul"(%{{.+}}, %{{.+}}) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+// CHECK: %[[SH:.+]] = "onnx.Sub"(%[[BC]], %{{.+}})
+// CHECK: %[[MS:.+]] = "onnx.Mul"(%[[SH]], %[[SC]])
+// CHECK: %[[BIAS:.+]] = "onnx.Add"(%[[MS]], %{{.+}})
+// CHECK: %[[Y:.+]] = "onnx.Gemm"(%[[A]], %[[B]], %[[BIAS]]) <{alpha = 2.000000e+00 : f32, beta = 1.000000e+00 : f32, transA = 0 : i64, transB = 1 : i64}>
+// CHECK-NOT: onnx.BatchNormalization
+// CHECK: return %[[Y]]
+func.func @gemm_bn(%a: tensor<2x3xf32>) -> tensor<2x4xf32> {
+  %b = "onnx.Constant"() <{value = dense<0.5> : tensor<4x3xf32>}> : () -> tensor<4x3xf32>
+  %c = "onnx.Constant"() <{value = dense<0.3> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %scale = "onnx.Constant"() <{value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %bb = "onnx.Constant"() <{value = dense<0.1> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %mean = "onnx.Constant"() <{value = dense<0.2> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %var = "onnx.Constant"() <{value = dense<4.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %g = "onnx.Gemm"(%a, %b, %c) <{alpha = 2.0 : f32, beta = 0.5 : f32, transB = 1}> : (tensor<2x3xf32>, tensor<4x3xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %y = "onnx.BatchNormalization"(%g, %scale, %bb, %mean, %var) <{epsilon = 1.0e-5 : f32, resultSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}
+
+// -----
+
+// After a 2-D MatMul by a weight: a Gemm with B's columns scaled and the
+// bias B_bn - mean * a. A MatMul by an input is left alone.
+// CHECK-LABEL: func.func @matmul_bn
+// CHECK-SAME: (%[[A:.+]]: tensor<2x3xf32>, %[[X:.+]]: tensor<3x4xf32>)
+// CHECK: %[[B:.+]] = "onnx.Mul"(%{{.+}}, %{{.+}}) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+// CHECK: %[[NM:.+]] = "onnx.Neg"
+// CHECK: %[[Y:.+]] = "onnx.Gemm"(%[[A]], %[[B]], %{{.+}}) <{alpha = 1.000000e+00 : f32, beta = 1.000000e+00 : f32, transA = 0 : i64, transB = 0 : i64}>
+// CHECK: %[[M:.+]] = "onnx.MatMul"(%[[A]], %[[X]])
+// CHECK: "onnx.BatchNormalization"(%[[M]]
+func.func @matmul_bn(%a: tensor<2x3xf32>, %x: tensor<3x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %b = "onnx.Constant"() <{value = dense<0.5> : tensor<3x4xf32>}> : () -> tensor<3x4xf32>
+  %scale = "onnx.Constant"() <{value = dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %bb = "onnx.Constant"() <{value = dense<0.1> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %mean = "onnx.Constant"() <{value = dense<0.2> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %var = "onnx.Constant"() <{value = dense<4.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %m = "onnx.MatMul"(%a, %b) : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %y = "onnx.BatchNormalization"(%m, %scale, %bb, %mean, %var) <{epsilon = 1.0e-5 : f32, resultSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %m2 = "onnx.MatMul"(%a, %x) : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  %y2 = "onnx.BatchNormalization"(%m2, %scale, %bb, %mean, %var) <{epsilon = 1.0e-5 : f32, resultSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  return %y, %y2 : tensor<2x4xf32>, tensor<2x4xf32>
+}

@@ -105,11 +105,108 @@ struct FoldIntoConv : OpRewritePattern<ONNXBatchNormalizationOp> {
   }
 };
 
+/// A 2-D Gemm (or MatMul by a weight) then an inference-mode
+/// BatchNormalization over its columns: with a = scale / sqrt(var + eps),
+/// (alpha A B + beta C - mean) a + B_bn is one Gemm whose B has column n
+/// scaled by a[n] and whose C is (beta C - mean) a + B_bn (B_bn - mean a
+/// without a C), beta 1.
+struct FoldIntoGemm : OpRewritePattern<ONNXBatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ONNXBatchNormalizationOp bn,
+                                PatternRewriter &rewriter) const override {
+    if (bn.getTrainingMode() != 0 || bn.getRunningMean() || bn.getRunningVar())
+      return rewriter.notifyMatchFailure(bn, "training mode");
+    Operation *producer = bn.getX().getDefiningOp();
+    if (!producer || !isa<ONNXGemmOp, ONNXMatMulOp>(producer) ||
+        !producer->getResult(0).hasOneUse())
+      return rewriter.notifyMatchFailure(bn, "not the only user of a Gemm");
+    auto yType = dyn_cast<RankedTensorType>(bn.getY().getType());
+    if (!yType || yType.getRank() != 2 || yType.isDynamicDim(1) ||
+        yType != producer->getResult(0).getType())
+      return rewriter.notifyMatchFailure(bn, "not a 2-D result");
+    Value a = producer->getOperand(0), b = producer->getOperand(1), c;
+    auto aType = dyn_cast<RankedTensorType>(a.getType());
+    auto bType = dyn_cast<RankedTensorType>(b.getType());
+    if (!aType || !bType || aType.getRank() != 2 || bType.getRank() != 2)
+      return rewriter.notifyMatchFailure(bn, "not a 2-D product");
+    bool transB = false;
+    double alpha = 1.0, beta = 1.0;
+    NamedAttrList attrs;
+    if (auto gemm = dyn_cast<ONNXGemmOp>(producer)) {
+      c = gemm.getC();
+      transB = gemm.getTransB() != 0;
+      alpha = gemm.getAlpha().convertToDouble();
+      beta = gemm.getBeta().convertToDouble();
+      attrs.append(gemm->getAttrs());
+    }
+    int64_t n = yType.getDimSize(1);
+    Type et = yType.getElementType();
+    auto cType = c ? dyn_cast<RankedTensorType>(c.getType()) : nullptr;
+    if (c && (!cType || cType.getRank() == 0 || cType.getRank() > 2 ||
+              cType.getDimSize(cType.getRank() - 1) != n ||
+              (cType.getRank() == 2 && cType.getDimSize(0) != 1) ||
+              !isWeightOnly(c)))
+      return rewriter.notifyMatchFailure(bn, "C is not a bias row");
+    for (Value p : {bn.getScale(), bn.getB(), bn.getInputMean(),
+                    bn.getInputVar()})
+      if (!isVectorOf(p, n, et) || !isWeightOnly(p))
+        return rewriter.notifyMatchFailure(bn, "parameters are not weights");
+    if (!isWeightOnly(b))
+      return rewriter.notifyMatchFailure(bn, "B is not a weight");
+
+    Location loc = rewriter.getFusedLoc({producer->getLoc(), bn.getLoc()});
+    auto vecType = RankedTensorType::get({n}, et);
+    auto scalar = [&](double v) {
+      return createONNXConstant(
+          rewriter, loc,
+          DenseElementsAttr::get(RankedTensorType::get({}, et),
+                                 rewriter.getFloatAttr(et, v)));
+    };
+    Value var = ONNXAddOp::create(rewriter, loc, vecType, bn.getInputVar(),
+                                  scalar(bn.getEpsilon().convertToDouble()));
+    Value scale = ONNXDivOp::create(
+        rewriter, loc, vecType, bn.getScale(),
+        ONNXSqrtOp::create(rewriter, loc, vecType, var));
+    // B's columns (its rows when transposed) scaled.
+    Value bScale = scale;
+    if (transB)
+      bScale = ONNXReshapeOp::create(
+          rewriter, loc, TypeRange{RankedTensorType::get({n, 1}, et)},
+          ValueRange{scale, createONNXShapeConstant(rewriter, loc, {n, 1})},
+          ArrayRef<NamedAttribute>{});
+    Value newB = ONNXMulOp::create(rewriter, loc, bType, b, bScale);
+    Value shift;
+    Type biasType = vecType;
+    if (c) {
+      biasType = cType;
+      Value scaledC =
+          beta == 1.0 ? c : ONNXMulOp::create(rewriter, loc, cType, c,
+                                              scalar(beta)).getResult();
+      shift = ONNXSubOp::create(rewriter, loc, cType, scaledC,
+                                bn.getInputMean());
+    } else {
+      shift = ONNXNegOp::create(rewriter, loc, vecType, bn.getInputMean());
+    }
+    Value bias = ONNXAddOp::create(
+        rewriter, loc, biasType,
+        ONNXMulOp::create(rewriter, loc, biasType, shift, scale), bn.getB());
+    attrs.set("alpha", rewriter.getF32FloatAttr(alpha));
+    attrs.set("beta", rewriter.getF32FloatAttr(1.0f));
+    auto folded =
+        ONNXGemmOp::create(rewriter, loc, TypeRange{yType},
+                           ValueRange{a, newB, bias}, attrs.getAttrs());
+    rewriter.replaceOp(bn, folded->getResults());
+    rewriter.eraseOp(producer);
+    return success();
+  }
+};
+
 struct ONNXFoldBatchNormPass
     : onnxc::impl::ONNXFoldBatchNormBase<ONNXFoldBatchNormPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldIntoConv>(&getContext());
+    patterns.add<FoldIntoConv, FoldIntoGemm>(&getContext());
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

@@ -20,7 +20,8 @@ def ONNXShapeInference : Pass<"onnx-shape-inference", "func::FuncOp"> {
 }
 
 def ONNXFoldBatchNorm : Pass<"onnx-fold-batch-norm", "func::FuncOp"> {
-  let summary = "Fold inference-mode BatchNormalization into the Conv before it";
+  let summary = "Fold inference-mode BatchNormalization into the Conv, Gemm "
+                "or MatMul before it";
   let description = [{
     A BatchNormalization (training_mode 0) whose input is the result of a
     Conv that has no other user, and whose scale, B, mean and var are
@@ -33,6 +34,11 @@ def ONNXFoldBatchNorm : Pass<"onnx-fold-batch-norm", "func::FuncOp"> {
     Sub or Neg), which depend on weights only: the compiler computes them
     once per process (onnxc-hoist-constants), and no weight is copied at
     compile time.
+
+    Likewise after a 2-D Gemm, or a 2-D MatMul by a weight (the
+    BatchNormalization normalises its columns): one Gemm whose B has column
+    n scaled by a[n] and whose C is (beta C - mean) * a + B (B - mean * a
+    without a C), with beta 1.
   }];
   let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
 }
