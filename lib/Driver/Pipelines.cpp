@@ -134,6 +134,7 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createFreshResultBuffers());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addNestedPass<func::FuncOp>(createPlanBuffers());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   if (vectorize)

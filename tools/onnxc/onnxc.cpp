@@ -119,6 +119,13 @@ llvm::cl::opt<bool> timeStages(
                    "to stderr"),
     llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
+llvm::cl::opt<bool> memoryStats(
+    "memory-stats",
+    llvm::cl::desc("Print the memory plan to stderr: each function's arena "
+                   "of activation buffers (and their size without reuse), "
+                   "the allocations sized at run time, the weights' bytes"),
+    llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
+
 llvm::cl::opt<bool> nodeLineTables(
     "node-line-tables",
     llvm::cl::desc("Emit a line table that maps each instruction to its ONNX "
@@ -141,6 +148,55 @@ long peakRSSKiB() {
   long kib = -1;
   text.drop_front(at + 6).trim().consumeInteger(10, kib);
   return kib;
+}
+
+std::string formatBytes(int64_t bytes) {
+  char text[32];
+  if (bytes >= (int64_t(1) << 20))
+    snprintf(text, sizeof(text), "%.1f MiB", bytes / 1048576.0);
+  else
+    snprintf(text, sizeof(text), "%.1f KiB", bytes / 1024.0);
+  return text;
+}
+
+/// The bytes of an LLVM array/integer/float type (weights are byte arrays).
+int64_t llvmTypeBytes(Type type) {
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
+    return array.getNumElements() * llvmTypeBytes(array.getElementType());
+  if (type.isIntOrFloat())
+    return (type.getIntOrFloatBitWidth() + 7) / 8;
+  return 0;
+}
+
+/// onnxc --memory-stats: the memory plan onnxc-plan-buffers recorded on each
+/// function, and the constant globals (weights).
+void printStats(ModuleOp module) {
+  auto attr = [](Operation *op, StringRef name) -> int64_t {
+    auto a = op->getAttrOfType<IntegerAttr>(name);
+    return a ? a.getInt() : 0;
+  };
+  module.walk([&](LLVM::LLVMFuncOp func) {
+    if (!func->hasAttr("onnxc.planned_buffers") ||
+        func.getSymName().starts_with("_mlir_ciface_"))
+      return;
+    llvm::errs() << "onnxc: memory of '" << func.getSymName() << "': "
+                 << formatBytes(attr(func, "onnxc.arena_bytes"))
+                 << " arena for " << attr(func, "onnxc.planned_buffers")
+                 << " buffers ("
+                 << formatBytes(attr(func, "onnxc.buffer_bytes"))
+                 << " without reuse); " << attr(func, "onnxc.output_allocs")
+                 << " output buffers, " << attr(func, "onnxc.dynamic_allocs")
+                 << " other buffers allocated at run time\n";
+  });
+  int64_t weights = 0, count = 0;
+  module.walk([&](LLVM::GlobalOp global) {
+    if (global.getConstant()) {
+      weights += llvmTypeBytes(global.getGlobalType());
+      ++count;
+    }
+  });
+  llvm::errs() << "onnxc: constants: " << formatBytes(weights) << " in "
+               << count << " read-only globals\n";
 }
 
 /// Prints the peak RSS when it goes out of scope (after the timing report).
@@ -303,6 +359,8 @@ int main(int argc, char **argv) {
           onnxc::buildNodeLineTablesPipeline(pm);
       })))
     return 1;
+  if (memoryStats)
+    printStats(*module);
   if (emit == EmitStage::LLVMMLIR)
     return printModule();
 

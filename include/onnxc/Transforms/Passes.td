@@ -17,6 +17,33 @@ def FreshResultBuffers : Pass<"onnxc-fresh-result-buffers", "func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def PlanBuffers : Pass<"onnxc-plan-buffers", "func::FuncOp"> {
+  let summary = "Place the function's static buffers in one arena, reusing "
+                "memory whose buffer is dead";
+  let description = [{
+    Runs after buffer deallocation, which frees every buffer at the end of
+    the function. A `memref.alloc` of static shape and identity layout in
+    the function's entry block, freed by a `memref.dealloc` in that block
+    and not returned, lives from its allocation to the last entry-block op
+    that uses it or a view of it (subviews, reshapes, results of loops that
+    carry it: any memref result of an op reading it). Those intervals are
+    packed into one arena, largest buffer first, each at the lowest offset
+    (64-byte aligned) where it overlaps no buffer alive at the same time;
+    the buffers become `memref.view`s of the arena, which is allocated
+    once at the start of the function and freed at its end. Buffers with
+    dynamic sizes stay separate allocations.
+
+    The function gets the attributes `onnxc.arena_bytes` (the arena's
+    size), `onnxc.buffer_bytes` (the planned buffers' sizes added up: the
+    memory without reuse), `onnxc.planned_buffers`, `onnxc.output_allocs`
+    (returned buffers, which the caller frees) and `onnxc.dynamic_allocs`
+    (other allocations left to run time), which
+    `onnxc --stats` prints.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ReadOnlyArguments : Pass<"onnxc-read-only-arguments", "ModuleOp"> {
   let summary = "Mark the tensor arguments of public functions read-only";
   let description = [{
