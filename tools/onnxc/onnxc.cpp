@@ -154,8 +154,10 @@ std::string formatBytes(int64_t bytes) {
   char text[32];
   if (bytes >= (int64_t(1) << 20))
     snprintf(text, sizeof(text), "%.1f MiB", bytes / 1048576.0);
-  else
+  else if (bytes >= 1024)
     snprintf(text, sizeof(text), "%.1f KiB", bytes / 1024.0);
+  else
+    snprintf(text, sizeof(text), "%lld B", (long long)bytes);
   return text;
 }
 
