@@ -99,8 +99,7 @@ struct FoldIntoConv : OpRewritePattern<ONNXBatchNormalizationOp> {
     auto folded = ONNXConvOp::create(rewriter, loc, TypeRange{yType},
                                      ValueRange{conv.getX(), w, bias},
                                      conv->getAttrs());
-    rewriter.replaceOp(bn, folded->getResults());
-    rewriter.eraseOp(conv);
+    replaceFusedPair(rewriter, bn, conv, folded);
     return success();
   }
 };
@@ -196,8 +195,7 @@ struct FoldIntoGemm : OpRewritePattern<ONNXBatchNormalizationOp> {
     auto folded =
         ONNXGemmOp::create(rewriter, loc, TypeRange{yType},
                            ValueRange{a, newB, bias}, attrs.getAttrs());
-    rewriter.replaceOp(bn, folded->getResults());
-    rewriter.eraseOp(producer);
+    replaceFusedPair(rewriter, bn, producer, folded);
     return success();
   }
 };

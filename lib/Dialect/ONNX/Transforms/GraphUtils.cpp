@@ -37,3 +37,9 @@ Value mlir::onnxc::createONNXShapeConstant(OpBuilder &b, Location loc,
   auto type = RankedTensorType::get({int64_t(values.size())}, b.getI64Type());
   return createONNXConstant(b, loc, DenseElementsAttr::get(type, values));
 }
+
+void mlir::onnxc::replaceFusedPair(RewriterBase &rewriter, Operation *consumer,
+                                   Operation *producer, Operation *fused) {
+  rewriter.replaceOp(consumer, fused->getResults());
+  rewriter.eraseOp(producer);
+}

@@ -269,8 +269,7 @@ struct FoldIntoConv : OpRewritePattern<BinaryOp> {
       operands.push_back(bias);
     auto folded = ONNXConvOp::create(rewriter, loc, TypeRange{yType}, operands,
                                      conv->getAttrs());
-    rewriter.replaceOp(op, folded->getResults());
-    rewriter.eraseOp(conv);
+    replaceFusedPair(rewriter, op, conv, folded);
     return success();
   }
 };
@@ -292,11 +291,10 @@ struct FoldScaleIntoGemm : OpRewritePattern<ONNXMulOp> {
                            gemm.getAlpha().convertToDouble() * scale));
     attrs.set("beta", rewriter.getF32FloatAttr(
                           gemm.getBeta().convertToDouble() * scale));
-    auto folded = ONNXGemmOp::create(rewriter, rewriter.getFusedLoc({gemm.getLoc(), op.getLoc()}),
-                                     TypeRange{op.getType()},
-                                     gemm->getOperands(), attrs.getAttrs());
-    rewriter.replaceOp(op, folded->getResults());
-    rewriter.eraseOp(gemm);
+    auto folded = ONNXGemmOp::create(
+        rewriter, rewriter.getFusedLoc({gemm.getLoc(), op.getLoc()}),
+        TypeRange{op.getType()}, gemm->getOperands(), attrs.getAttrs());
+    replaceFusedPair(rewriter, op, gemm, folded);
     return success();
   }
 };
@@ -319,8 +317,7 @@ struct FoldBiasIntoGemm : OpRewritePattern<ONNXAddOp> {
         rewriter, rewriter.getFusedLoc({gemm.getLoc(), op.getLoc()}),
         TypeRange{op.getType()}, ValueRange{gemm.getA(), gemm.getB(), c},
         attrs.getAttrs());
-    rewriter.replaceOp(op, folded->getResults());
-    rewriter.eraseOp(gemm);
+    replaceFusedPair(rewriter, op, gemm, folded);
     return success();
   }
 };

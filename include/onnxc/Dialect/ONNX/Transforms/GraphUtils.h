@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::onnxc {
 
@@ -18,6 +19,12 @@ Value createONNXConstant(OpBuilder &b, Location loc, DenseElementsAttr value);
 /// An onnx.Constant of the i64 vector `values`.
 Value createONNXShapeConstant(OpBuilder &b, Location loc,
                               ArrayRef<int64_t> values);
+
+/// Replaces `consumer` by the results of `fused` (the op that does what
+/// `producer` then `consumer` did) and erases `producer`, whose only user
+/// `consumer` was.
+void replaceFusedPair(RewriterBase &rewriter, Operation *consumer,
+                      Operation *producer, Operation *fused);
 
 } // namespace mlir::onnxc
 
