@@ -139,3 +139,21 @@ func.func @terminator_type() -> (tensor<?xi64>, tensor<2xi64>) {
   %k = "onnx.Identity"(%n) : (tensor<2xi64>) -> tensor<2xi64>
   return %s, %k : tensor<?xi64>, tensor<2xi64>
 }
+
+// -----
+
+// Shapes from constants that overflow or are negative are not folded (and
+// do not crash the compiler): the ops report their error at run time.
+// CHECK-LABEL: func.func @hostile_shapes
+// CHECK: "onnx.ConstantOfShape"
+// CHECK: "onnx.Expand"
+// CHECK: "onnx.Expand"
+func.func @hostile_shapes() -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32>) {
+  %huge = "onnx.Constant"() <{value = dense<[4294967296, 4294967296]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %c = "onnx.ConstantOfShape"(%huge) : (tensor<2xi64>) -> tensor<?x?xf32>
+  %one = "onnx.Constant"() <{value = dense<1.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %e = "onnx.Expand"(%one, %huge) : (tensor<1xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  %neg = "onnx.Constant"() <{value = dense<-3> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %n = "onnx.Expand"(%one, %neg) : (tensor<1xf32>, tensor<1xi64>) -> tensor<?xf32>
+  return %c, %e, %n : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32>
+}

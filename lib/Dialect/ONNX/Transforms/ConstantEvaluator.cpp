@@ -13,6 +13,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -22,12 +23,9 @@ using namespace mlir::onnxc;
 using KT = KnownTensor;
 using Shape = SmallVector<int64_t>;
 
-int64_t KnownTensor::numElements() const {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return n;
-}
+static int64_t product(ArrayRef<int64_t> shape);
+
+int64_t KnownTensor::numElements() const { return product(shape); }
 
 std::optional<KT> KnownTensor::fromAttr(ElementsAttr attr,
                                         int64_t maxElements) {
@@ -88,14 +86,18 @@ DenseElementsAttr KnownTensor::toAttr(Type elementType) const {
   return DenseElementsAttr::get(type, values);
 }
 
-namespace {
-
-int64_t product(ArrayRef<int64_t> shape) {
+/// The element count of `shape`; INT64_MAX when a dim is negative or the
+/// count overflows (shapes read from constants may be anything), so every
+/// size check rejects it.
+static int64_t product(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t d : shape)
-    n *= d;
+    if (d < 0 || llvm::MulOverflow(n, d, n))
+      return INT64_MAX;
   return n;
 }
+
+namespace {
 
 Shape stridesOf(ArrayRef<int64_t> shape) {
   Shape strides(shape.size(), 1);
@@ -373,8 +375,8 @@ std::optional<Shape> reshapeTarget(ArrayRef<int64_t> in, ArrayRef<int64_t> spec,
       inferred = i;
     } else if (d < 0) {
       return std::nullopt;
-    } else {
-      known *= d;
+    } else if (llvm::MulOverflow(known, d, known)) {
+      return std::nullopt;
     }
     shape.push_back(d);
   }
@@ -582,7 +584,7 @@ std::optional<KT> evalRange(const KT *start, const KT *limit, const KT *delta,
     if (n > maxElements)
       return std::nullopt;
     for (int64_t i = 0; i < int64_t(n); ++i)
-      r.ints.push_back(s + i * d);
+      r.ints.push_back(int64_t(uint64_t(s) + uint64_t(i) * uint64_t(d)));
   }
   r.shape = {r.size()};
   return r;
