@@ -33,13 +33,44 @@ bool isVectorOf(Value v, int64_t n, Type elementType) {
          type.getElementType() == elementType;
 }
 
+/// Whether `bn` runs in inference mode and its scale, B, mean and var are
+/// weights of `n` elements of `elementType`.
+LogicalResult matchInferenceBatchNorm(ONNXBatchNormalizationOp bn, int64_t n,
+                                      Type elementType,
+                                      PatternRewriter &rewriter) {
+  if (bn.getTrainingMode() != 0 || bn.getRunningMean() || bn.getRunningVar())
+    return rewriter.notifyMatchFailure(bn, "training mode");
+  for (Value p : {bn.getScale(), bn.getB(), bn.getInputMean(),
+                  bn.getInputVar()})
+    if (!isVectorOf(p, n, elementType) || !isWeightOnly(p))
+      return rewriter.notifyMatchFailure(bn, "parameters are not weights");
+  return success();
+}
+
+/// a = scale / sqrt(var + epsilon), a vector of `vecType`.
+Value batchNormScale(PatternRewriter &rewriter, Location loc,
+                     ONNXBatchNormalizationOp bn, RankedTensorType vecType) {
+  Value eps = createONNXScalar(rewriter, loc, vecType.getElementType(),
+                               bn.getEpsilon().convertToDouble());
+  Value var = ONNXAddOp::create(rewriter, loc, vecType, bn.getInputVar(), eps);
+  return ONNXDivOp::create(rewriter, loc, vecType, bn.getScale(),
+                           ONNXSqrtOp::create(rewriter, loc, vecType, var));
+}
+
+/// The folded bias shift * a + B, of `type`.
+Value batchNormBias(PatternRewriter &rewriter, Location loc,
+                    ONNXBatchNormalizationOp bn, Type type, Value shift,
+                    Value a) {
+  return ONNXAddOp::create(rewriter, loc, type,
+                           ONNXMulOp::create(rewriter, loc, type, shift, a),
+                           bn.getB());
+}
+
 struct FoldIntoConv : OpRewritePattern<ONNXBatchNormalizationOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ONNXBatchNormalizationOp bn,
                                 PatternRewriter &rewriter) const override {
-    if (bn.getTrainingMode() != 0 || bn.getRunningMean() || bn.getRunningVar())
-      return rewriter.notifyMatchFailure(bn, "training mode");
     auto conv = bn.getX().getDefiningOp<ONNXConvOp>();
     if (!conv || !conv.getY().hasOneUse())
       return rewriter.notifyMatchFailure(bn, "not the only user of a Conv");
@@ -50,39 +81,24 @@ struct FoldIntoConv : OpRewritePattern<ONNXBatchNormalizationOp> {
       return rewriter.notifyMatchFailure(bn, "types not known");
     int64_t f = wType.getDimSize(0);
     Type et = wType.getElementType();
-    SmallVector<Value> params = {bn.getScale(), bn.getB(), bn.getInputMean(),
-                                 bn.getInputVar()};
-    if (conv.getB())
-      params.push_back(conv.getB());
-    for (Value p : params)
-      if (!isVectorOf(p, f, et) || !isWeightOnly(p))
-        return rewriter.notifyMatchFailure(bn, "parameters are not weights");
+    if (failed(matchInferenceBatchNorm(bn, f, et, rewriter)))
+      return failure();
+    if (conv.getB() &&
+        (!isVectorOf(conv.getB(), f, et) || !isWeightOnly(conv.getB())))
+      return rewriter.notifyMatchFailure(bn, "the bias is not a weight");
     if (!isWeightOnly(conv.getW()))
       return rewriter.notifyMatchFailure(bn, "the filter is not a weight");
 
     Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
     auto vecType = RankedTensorType::get({f}, et);
-    auto constant = [&](DenseElementsAttr value) {
-      return createONNXConstant(rewriter, loc, value);
-    };
-    // a = scale / sqrt(var + eps)
-    auto scalarType = RankedTensorType::get({}, et);
-    Value eps = constant(DenseElementsAttr::get(
-        scalarType,
-        rewriter.getFloatAttr(et, bn.getEpsilon().convertToDouble())));
-    Value var = ONNXAddOp::create(rewriter, loc, vecType, bn.getInputVar(), eps);
-    Value a = ONNXDivOp::create(rewriter, loc, vecType, bn.getScale(),
-                                ONNXSqrtOp::create(rewriter, loc, vecType, var));
+    Value a = batchNormScale(rewriter, loc, bn, vecType);
     // The filter, each output channel f scaled by a[f].
     SmallVector<int64_t> aShape(wType.getRank(), 1);
     aShape[0] = f;
-    auto shapeType =
-        RankedTensorType::get({wType.getRank()}, rewriter.getI64Type());
-    Value shape = constant(
-        DenseElementsAttr::get(shapeType, ArrayRef<int64_t>(aShape)));
     Value aColumn = ONNXReshapeOp::create(
         rewriter, loc, TypeRange{RankedTensorType::get(aShape, et)},
-        ValueRange{a, shape}, ArrayRef<NamedAttribute>{});
+        ValueRange{a, createONNXShapeConstant(rewriter, loc, aShape)},
+        ArrayRef<NamedAttribute>{});
     Value w = ONNXMulOp::create(rewriter, loc, wType, conv.getW(), aColumn);
     // The bias: (bias - mean) * a + B, or B - mean * a without one.
     Value shift =
@@ -92,9 +108,7 @@ struct FoldIntoConv : OpRewritePattern<ONNXBatchNormalizationOp> {
                     : ONNXNegOp::create(rewriter, loc, vecType,
                                         bn.getInputMean())
                           .getResult();
-    Value bias = ONNXAddOp::create(
-        rewriter, loc, vecType,
-        ONNXMulOp::create(rewriter, loc, vecType, shift, a), bn.getB());
+    Value bias = batchNormBias(rewriter, loc, bn, vecType, shift, a);
 
     auto folded = ONNXConvOp::create(rewriter, loc, TypeRange{yType},
                                      ValueRange{conv.getX(), w, bias},
@@ -114,8 +128,6 @@ struct FoldIntoGemm : OpRewritePattern<ONNXBatchNormalizationOp> {
 
   LogicalResult matchAndRewrite(ONNXBatchNormalizationOp bn,
                                 PatternRewriter &rewriter) const override {
-    if (bn.getTrainingMode() != 0 || bn.getRunningMean() || bn.getRunningVar())
-      return rewriter.notifyMatchFailure(bn, "training mode");
     Operation *producer = bn.getX().getDefiningOp();
     if (!producer || !isa<ONNXGemmOp, ONNXMatMulOp>(producer) ||
         !producer->getResult(0).hasOneUse())
@@ -130,12 +142,11 @@ struct FoldIntoGemm : OpRewritePattern<ONNXBatchNormalizationOp> {
     if (!aType || !bType || aType.getRank() != 2 || bType.getRank() != 2)
       return rewriter.notifyMatchFailure(bn, "not a 2-D product");
     bool transB = false;
-    double alpha = 1.0, beta = 1.0;
-    NamedAttrList attrs;
+    double beta = 1.0;
+    NamedAttrList attrs; // a MatMul's: Gemm's defaults
     if (auto gemm = dyn_cast<ONNXGemmOp>(producer)) {
       c = gemm.getC();
       transB = gemm.getTransB() != 0;
-      alpha = gemm.getAlpha().convertToDouble();
       beta = gemm.getBeta().convertToDouble();
       attrs.append(gemm->getAttrs());
     }
@@ -147,26 +158,14 @@ struct FoldIntoGemm : OpRewritePattern<ONNXBatchNormalizationOp> {
               (cType.getRank() == 2 && cType.getDimSize(0) != 1) ||
               !isWeightOnly(c)))
       return rewriter.notifyMatchFailure(bn, "C is not a bias row");
-    for (Value p : {bn.getScale(), bn.getB(), bn.getInputMean(),
-                    bn.getInputVar()})
-      if (!isVectorOf(p, n, et) || !isWeightOnly(p))
-        return rewriter.notifyMatchFailure(bn, "parameters are not weights");
+    if (failed(matchInferenceBatchNorm(bn, n, et, rewriter)))
+      return failure();
     if (!isWeightOnly(b))
       return rewriter.notifyMatchFailure(bn, "B is not a weight");
 
     Location loc = rewriter.getFusedLoc({producer->getLoc(), bn.getLoc()});
     auto vecType = RankedTensorType::get({n}, et);
-    auto scalar = [&](double v) {
-      return createONNXConstant(
-          rewriter, loc,
-          DenseElementsAttr::get(RankedTensorType::get({}, et),
-                                 rewriter.getFloatAttr(et, v)));
-    };
-    Value var = ONNXAddOp::create(rewriter, loc, vecType, bn.getInputVar(),
-                                  scalar(bn.getEpsilon().convertToDouble()));
-    Value scale = ONNXDivOp::create(
-        rewriter, loc, vecType, bn.getScale(),
-        ONNXSqrtOp::create(rewriter, loc, vecType, var));
+    Value scale = batchNormScale(rewriter, loc, bn, vecType);
     // B's columns (its rows when transposed) scaled.
     Value bScale = scale;
     if (transB)
@@ -180,17 +179,17 @@ struct FoldIntoGemm : OpRewritePattern<ONNXBatchNormalizationOp> {
     if (c) {
       biasType = cType;
       Value scaledC =
-          beta == 1.0 ? c : ONNXMulOp::create(rewriter, loc, cType, c,
-                                              scalar(beta)).getResult();
+          beta == 1.0
+              ? c
+              : ONNXMulOp::create(rewriter, loc, cType, c,
+                                  createONNXScalar(rewriter, loc, et, beta))
+                    .getResult();
       shift = ONNXSubOp::create(rewriter, loc, cType, scaledC,
                                 bn.getInputMean());
     } else {
       shift = ONNXNegOp::create(rewriter, loc, vecType, bn.getInputMean());
     }
-    Value bias = ONNXAddOp::create(
-        rewriter, loc, biasType,
-        ONNXMulOp::create(rewriter, loc, biasType, shift, scale), bn.getB());
-    attrs.set("alpha", rewriter.getF32FloatAttr(alpha));
+    Value bias = batchNormBias(rewriter, loc, bn, biasType, shift, scale);
     attrs.set("beta", rewriter.getF32FloatAttr(1.0f));
     auto folded =
         ONNXGemmOp::create(rewriter, loc, TypeRange{yType},

@@ -32,6 +32,14 @@ Value mlir::onnxc::createONNXConstant(OpBuilder &b, Location loc,
       ArrayRef<NamedAttribute>{b.getNamedAttr("value", value)});
 }
 
+Value mlir::onnxc::createONNXScalar(OpBuilder &b, Location loc,
+                                    Type elementType, double value) {
+  return createONNXConstant(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, elementType),
+                             b.getFloatAttr(elementType, value)));
+}
+
 Value mlir::onnxc::createONNXShapeConstant(OpBuilder &b, Location loc,
                                            ArrayRef<int64_t> values) {
   auto type = RankedTensorType::get({int64_t(values.size())}, b.getI64Type());

@@ -16,6 +16,10 @@ bool isWeightOnly(Value v);
 /// An onnx.Constant of `value`.
 Value createONNXConstant(OpBuilder &b, Location loc, DenseElementsAttr value);
 
+/// An onnx.Constant scalar (rank 0) of the float type `elementType`.
+Value createONNXScalar(OpBuilder &b, Location loc, Type elementType,
+                       double value);
+
 /// An onnx.Constant of the i64 vector `values`.
 Value createONNXShapeConstant(OpBuilder &b, Location loc,
                               ArrayRef<int64_t> values);
