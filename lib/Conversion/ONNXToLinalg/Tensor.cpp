@@ -244,14 +244,7 @@ public:
     if (!type || !inType || inType.getRank() != type.getRank())
       return rewriter.notifyMatchFailure(op, "unranked or string data");
     int64_t rank = inType.getRank();
-    SmallVector<int64_t> perm;
-    if (auto attr = op.getPermAttr()) {
-      for (Attribute a : attr)
-        perm.push_back(cast<IntegerAttr>(a).getInt());
-    } else {
-      for (int64_t i = rank - 1; i >= 0; --i)
-        perm.push_back(i);
-    }
+    SmallVector<int64_t> perm = getTransposePermutation(op, rank);
     if (int64_t(perm.size()) != rank)
       return rewriter.notifyMatchFailure(op, "bad perm");
     SmallVector<OpFoldResult> dims = getDims(rewriter, loc, in), sizes;

@@ -83,3 +83,16 @@ OpFoldResult ONNXConstantOp::fold(FoldAdaptor) {
       return value;
   return {};
 }
+
+SmallVector<int64_t> mlir::onnxc::getTransposePermutation(ONNXTransposeOp op,
+                                                         int64_t rank) {
+  SmallVector<int64_t> perm;
+  if (ArrayAttr attr = op.getPermAttr()) {
+    for (Attribute a : attr)
+      perm.push_back(cast<IntegerAttr>(a).getInt());
+  } else {
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  }
+  return perm;
+}

@@ -329,16 +329,9 @@ std::optional<KT> evalConcat(Operation *op, ArrayRef<const KT *> inputs) {
   return r;
 }
 
-std::optional<KT> evalTranspose(Operation *op, const KT &data) {
+std::optional<KT> evalTranspose(ONNXTransposeOp op, const KT &data) {
   int64_t rank = data.shape.size();
-  Shape perm;
-  if (auto p = op->getAttrOfType<ArrayAttr>("perm")) {
-    for (Attribute a : p)
-      perm.push_back(cast<IntegerAttr>(a).getInt());
-  } else {
-    for (int64_t d = rank - 1; d >= 0; --d)
-      perm.push_back(d);
-  }
+  Shape perm = getTransposePermutation(op, rank);
   if (int64_t(perm.size()) != rank)
     return std::nullopt;
   Shape shape, strides = stridesOf(data.shape), src;
@@ -641,8 +634,8 @@ std::optional<KT> mlir::onnxc::evaluateONNXOp(Operation *op, KnownLookup known,
     result = evalSlice(slice, x, known);
   } else if (isa<ONNXConcatOp>(op)) {
     result = evalConcat(op, in);
-  } else if (isa<ONNXTransposeOp>(op)) {
-    result = evalTranspose(op, x);
+  } else if (auto transpose = dyn_cast<ONNXTransposeOp>(op)) {
+    result = evalTranspose(transpose, x);
   } else if (auto reshape = dyn_cast<ONNXReshapeOp>(op)) {
     auto spec = intsOf(in[1]);
     if (!spec)

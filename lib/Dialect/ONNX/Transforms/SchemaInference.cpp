@@ -11,6 +11,7 @@
 
 #include "onnxc/Dialect/ONNX/IR/ONNXOpInfo.h"
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
+#include "onnxc/Dialect/ONNX/Transforms/ConstantEvaluator.h"
 #include "onnxc/Support/ProtoConversion.h"
 
 #include <onnx/defs/schema.h>
@@ -33,20 +34,11 @@ ElementsAttr getKnownData(Value v) {
     auto type = dyn_cast<RankedTensorType>(shape.getData().getType());
     if (!type || !type.hasStaticShape())
       return nullptr;
-    int64_t rank = type.getRank();
-    auto clamp = [&](int64_t x) {
-      if (x < 0)
-        x += rank;
-      return std::min(std::max<int64_t>(x, 0), rank);
-    };
-    int64_t start = clamp(shape.getStart());
-    int64_t end = shape.getEnd() ? clamp(*shape.getEnd()) : rank;
-    SmallVector<int64_t> dims;
-    for (int64_t i = start; i < end; ++i)
-      dims.push_back(type.getDimSize(i));
-    auto resultType = RankedTensorType::get(
-        {int64_t(dims.size())}, IntegerType::get(v.getContext(), 64));
-    return DenseElementsAttr::get(resultType, ArrayRef<int64_t>(dims));
+    std::optional<KnownTensor> dims = evaluateONNXOp(
+        shape, [](Value) -> const KnownTensor * { return nullptr; },
+        /*maxElements=*/INT64_MAX);
+    return dims ? dims->toAttr(IntegerType::get(v.getContext(), 64))
+                : nullptr;
   }
   return nullptr;
 }

@@ -82,18 +82,6 @@ template <typename OpTy> struct RemoveSameType : OpRewritePattern<OpTy> {
   }
 };
 
-SmallVector<int64_t> transposePerm(ONNXTransposeOp op, int64_t rank) {
-  SmallVector<int64_t> perm;
-  if (auto p = op.getPermAttr()) {
-    for (Attribute a : p)
-      perm.push_back(cast<IntegerAttr>(a).getInt());
-  } else {
-    for (int64_t d = rank - 1; d >= 0; --d)
-      perm.push_back(d);
-  }
-  return perm;
-}
-
 bool isIdentityPerm(ArrayRef<int64_t> perm) {
   for (auto [i, p] : llvm::enumerate(perm))
     if (int64_t(i) != p)
@@ -110,7 +98,7 @@ struct SimplifyTranspose : OpRewritePattern<ONNXTransposeOp> {
     auto type = dyn_cast<RankedTensorType>(op.getData().getType());
     if (!type)
       return failure();
-    SmallVector<int64_t> perm = transposePerm(op, type.getRank());
+    SmallVector<int64_t> perm = getTransposePermutation(op, type.getRank());
     if (int64_t(perm.size()) != type.getRank())
       return failure();
     if (isIdentityPerm(perm))
@@ -118,7 +106,7 @@ struct SimplifyTranspose : OpRewritePattern<ONNXTransposeOp> {
     auto inner = op.getData().getDefiningOp<ONNXTransposeOp>();
     if (!inner)
       return failure();
-    SmallVector<int64_t> innerPerm = transposePerm(inner, type.getRank());
+    SmallVector<int64_t> innerPerm = getTransposePermutation(inner, type.getRank());
     SmallVector<int64_t> composed;
     for (int64_t p : perm) {
       if (p < 0 || p >= int64_t(innerPerm.size()))

@@ -28,4 +28,13 @@ public:
 #define GET_OP_CLASSES
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h.inc"
 
+namespace mlir::onnxc {
+
+/// A Transpose's permutation of `rank` dims: its `perm` attribute, or the
+/// reversal ONNX takes without one. Its length is not checked.
+SmallVector<int64_t> getTransposePermutation(ONNXTransposeOp op,
+                                             int64_t rank);
+
+} // namespace mlir::onnxc
+
 #endif // ONNXC_DIALECT_ONNX_IR_ONNXOPS_H
