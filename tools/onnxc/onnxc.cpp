@@ -44,60 +44,77 @@
 using namespace mlir;
 
 namespace {
-enum class EmitStage { ONNX, ONNXInferred, ONNXGraph, Linalg, LLVMMLIR, LLVMIR, Obj, Lib };
+enum class EmitStage {
+  ONNX,
+  ONNXInferred,
+  ONNXGraph,
+  Linalg,
+  LLVMMLIR,
+  LLVMIR,
+  Obj,
+  Lib
+};
 
-/// onnxc's own options: --help lists these (and MLIR's debugging options);
-/// LLVM's hundreds of backend flags stay under --help-hidden.
+/// onnxc's own options: --help and --help-hidden list only these; LLVM's
+/// and MLIR's options (--mlir-timing, backend flags) are still accepted.
 llvm::cl::OptionCategory onnxcCategory("onnxc options");
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                      llvm::cl::desc("<model.onnx>"),
-                                     llvm::cl::Required, llvm::cl::cat(onnxcCategory));
+                                     llvm::cl::Required,
+                                     llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Output file"),
                                       llvm::cl::value_desc("file"),
-                                      llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
-llvm::cl::opt<EmitStage> emit(
-    "emit", llvm::cl::desc("What to produce"),
-    llvm::cl::values(
-        clEnumValN(EmitStage::ONNX, "onnx", "the imported onnx dialect"),
-        clEnumValN(EmitStage::ONNXInferred, "onnx-inferred",
-                   "the onnx dialect after onnx-shape-inference"),
-        clEnumValN(EmitStage::ONNXGraph, "onnx-graph",
-                   "the onnx dialect after the graph passes"),
-        clEnumValN(EmitStage::Linalg, "linalg", "linalg on tensors"),
-        clEnumValN(EmitStage::LLVMMLIR, "llvm-mlir", "the LLVM dialect"),
-        clEnumValN(EmitStage::LLVMIR, "llvm-ir", "optimised LLVM IR"),
-        clEnumValN(EmitStage::Obj, "obj", "an object file"),
-        clEnumValN(EmitStage::Lib, "lib", "a shared object (default)")),
-    llvm::cl::init(EmitStage::Lib), llvm::cl::cat(onnxcCategory));
+                                      llvm::cl::init(""),
+                                      llvm::cl::cat(onnxcCategory));
+llvm::cl::opt<EmitStage>
+    emit("emit", llvm::cl::desc("What to produce"),
+         llvm::cl::values(
+             clEnumValN(EmitStage::ONNX, "onnx", "the imported onnx dialect"),
+             clEnumValN(EmitStage::ONNXInferred, "onnx-inferred",
+                        "the onnx dialect after onnx-shape-inference"),
+             clEnumValN(EmitStage::ONNXGraph, "onnx-graph",
+                        "the onnx dialect after the graph passes"),
+             clEnumValN(EmitStage::Linalg, "linalg", "linalg on tensors"),
+             clEnumValN(EmitStage::LLVMMLIR, "llvm-mlir", "the LLVM dialect"),
+             clEnumValN(EmitStage::LLVMIR, "llvm-ir", "optimised LLVM IR"),
+             clEnumValN(EmitStage::Obj, "obj", "an object file"),
+             clEnumValN(EmitStage::Lib, "lib", "a shared object (default)")),
+         llvm::cl::init(EmitStage::Lib), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<unsigned> codegenThreads(
     "codegen-threads",
-    llvm::cl::desc("Threads that optimise and compile the LLVM module, each its "
-                   "own part of the functions (default 0: the available "
-                   "cores, at most 8; the object code depends on it)"),
+    llvm::cl::desc(
+        "Threads that optimise and compile the LLVM module, each its "
+        "own part of the functions (default 0: the available "
+        "cores, at most 8; the object code depends on it)"),
     llvm::cl::init(0), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("Optimisation level"),
-                                 llvm::cl::Prefix, llvm::cl::init(2), llvm::cl::cat(onnxcCategory));
+                                 llvm::cl::Prefix, llvm::cl::init(2),
+                                 llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<std::string> mcpu("mcpu",
                                 llvm::cl::desc("Target CPU (default: host)"),
-                                llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
+                                llvm::cl::init(""),
+                                llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<std::string> mattr("mattr",
                                  llvm::cl::desc("Target features (+avx2,...)"),
-                                 llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
-llvm::cl::opt<std::string> march(
-    "march", llvm::cl::desc("Target architecture, e.g. x86-64 (default: host)"),
-    llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
-llvm::cl::opt<std::string> mtriple("mtriple",
-                                   llvm::cl::desc("Target triple"),
-                                   llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
+                                 llvm::cl::init(""),
+                                 llvm::cl::cat(onnxcCategory));
+llvm::cl::opt<std::string>
+    march("march",
+          llvm::cl::desc("Target architecture, e.g. x86-64 (default: host)"),
+          llvm::cl::init(""), llvm::cl::cat(onnxcCategory));
+llvm::cl::opt<std::string> mtriple("mtriple", llvm::cl::desc("Target triple"),
+                                   llvm::cl::init(""),
+                                   llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<bool> noONNXShapeInference(
     "no-onnx-shape-inference",
     llvm::cl::desc("Import without running ONNX's graph shape inference"),
     llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<bool> noGraphPasses(
     "no-graph-passes",
-    llvm::cl::desc("Leave out the graph passes on the onnx dialect "
-                   "(onnx-fold-constants, onnx-simplify, onnx-fold-batch-norm)"),
+    llvm::cl::desc(
+        "Leave out the graph passes on the onnx dialect "
+        "(onnx-fold-constants, onnx-simplify, onnx-fold-batch-norm)"),
     llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 llvm::cl::opt<bool> noRuntimeChecks(
     "no-runtime-checks",
@@ -181,8 +198,8 @@ void printStats(ModuleOp module) {
     if (!func->hasAttr("onnxc.planned_buffers") ||
         func.getSymName().starts_with("_mlir_ciface_"))
       return;
-    llvm::errs() << "onnxc: memory of '" << func.getSymName() << "': "
-                 << formatBytes(attr(func, "onnxc.arena_bytes"))
+    llvm::errs() << "onnxc: memory of '" << func.getSymName()
+                 << "': " << formatBytes(attr(func, "onnxc.arena_bytes"))
                  << " arena for " << attr(func, "onnxc.planned_buffers")
                  << " buffers ("
                  << formatBytes(attr(func, "onnxc.buffer_bytes"))
@@ -227,7 +244,8 @@ int main(int argc, char **argv) {
       argc, argv,
       "onnxc: ONNX compiler\n\n"
       "  onnxc model.onnx -o model.so compiles a model into a shared object "
-      "with the onnxc C API\n  (include/onnxc/Runtime/onnxc_runtime.h). MLIR's and LLVM's "
+      "with the onnxc C API\n  (include/onnxc/Runtime/onnxc_runtime.h). MLIR's "
+      "and LLVM's "
       "debugging options (--mlir-timing,\n  --mlir-print-ir-after-all, "
       "...) are accepted as well; --help lists onnxc's own.\n");
   if (optLevel > 3)
