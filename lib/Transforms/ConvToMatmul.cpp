@@ -3,7 +3,8 @@
 // A 2-D NCHW convolution (batch 1, one group) is a sum over the kernel
 // positions k = (kh, kw) of matmuls W_k (F x C) x X_k (C x P), where X_k
 // holds, for every output position, the input pixel that kernel position
-// reads. The output is computed in blocks (64 filters x 256 positions); in
+// reads. The output is computed in blocks (up to 64 filters x 256 positions,
+// all of one size, one parallel loop over them); in
 // each block a loop over k runs one linalg.matmul that the cache and
 // register tiling of onnxc-tile-and-vectorize then turns into vector code.
 //
@@ -43,6 +44,8 @@ namespace {
 /// 64 x 256 floats, stays in L2 across the kernel positions).
 constexpr int64_t kPositionBlock = 256;
 constexpr int64_t kFilterBlock = 64;
+/// Blocks a conv is split into at least, where its sizes allow.
+constexpr int64_t kMinBlocks = 4;
 
 
 /// Where a conv's accumulator starts: its init (1 x F x OH x OW) when that
@@ -114,6 +117,39 @@ constexpr int64_t kPositionMultiple = 32;
 
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
+/// The width of a block of positions and the number of positions computed
+/// (a multiple of it): blocks of one width, a multiple of the register
+/// tile's between 128 and kPositionBlock, the one that computes the fewest
+/// positions past `positions` (a block costing as much as 16 positions:
+/// narrower blocks read the filters more often).
+std::pair<int64_t, int64_t> positionBlocks(int64_t positions) {
+  int64_t atLeast = roundUp(positions, kPositionMultiple);
+  if (atLeast <= kPositionBlock)
+    return {atLeast, atLeast};
+  int64_t best = 0, bestCost = 0;
+  for (int64_t width = kPositionBlock; width >= 128;
+       width -= kPositionMultiple) {
+    int64_t count = (atLeast + width - 1) / width;
+    int64_t cost = count * width + count * 16;
+    if (!best || cost < bestCost) {
+      best = width;
+      bestCost = cost;
+    }
+  }
+  return {best, roundUp(atLeast, best)};
+}
+
+/// Filters per block: kFilterBlock, or the largest multiple of the register
+/// tile's height (8) below it that divides `f` (96 filters: two blocks of
+/// 48; a block taller than the matmul's cache tile would be split into a
+/// tile and a remainder, copied in and out of a buffer), or all `f`.
+int64_t filterBlock(int64_t f) {
+  for (int64_t fb = kFilterBlock; fb >= 8; fb -= 8)
+    if (f % fb == 0)
+      return fb;
+  return f;
+}
+
 
 LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                           int64_t minShiftedChannels, bool fuseEpilogue) {
@@ -158,10 +194,23 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // past the last row.
   int64_t row = shifted ? wp : ow;
   int64_t positions = oh * row;
-  int64_t computed = roundUp(positions, kPositionMultiple);
-  int64_t nb = std::min<int64_t>(kPositionBlock, computed);
-  int64_t fullBlocks = computed / nb, tail = computed % nb;
-  int64_t fb = f % kFilterBlock == 0 ? kFilterBlock : f;
+  // Blocks of equal width (no remainder block: every block is one
+  // iteration of the parallel loop, and the threads get equal shares).
+  int64_t nb, computed;
+  std::tie(nb, computed) = positionBlocks(positions);
+  int64_t fb = filterBlock(f);
+  // A small conv (a 1x1 conv on 14 x 14 or 7 x 7 in a network's last
+  // stages) still gets kMinBlocks blocks for the threads to share: halved
+  // filter blocks while they stay multiples of 8, then halved position
+  // blocks while they stay multiples of 32.
+  while ((f / fb) * (computed / nb) < kMinBlocks) {
+    if (fb % 16 == 0)
+      fb /= 2;
+    else if (nb % 64 == 0)
+      nb /= 2;
+    else
+      break;
+  }
 
   // The accumulator holds whole rows, enough of them for the computed
   // positions, so that the result is a view of it (rows, then columns)
@@ -348,33 +397,23 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
         ArrayRef<OpFoldResult>{idx(fb), idx(width)},
         ArrayRef<OpFoldResult>{one, one});
   };
-  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  auto filterLoop = scf::ForOp::create(
-      rewriter, loc, c0, arith::ConstantIndexOp::create(rewriter, loc, f),
-      arith::ConstantIndexOp::create(rewriter, loc, fb), ValueRange{acc},
-      [&](OpBuilder &b, Location l, Value fi, ValueRange fArgs) {
-        Value current = fArgs[0];
-        if (fullBlocks > 0) {
-          auto positionLoop = scf::ForOp::create(
-              b, l, arith::ConstantIndexOp::create(b, l, 0),
-              arith::ConstantIndexOp::create(b, l, fullBlocks * nb),
-              arith::ConstantIndexOp::create(b, l, nb), ValueRange{current},
-              [&](OpBuilder &b, Location l, Value pi, ValueRange pArgs) {
-                scf::YieldOp::create(b, l,
-                                     emitBlock(b, l, fi, pi, nb, pArgs[0]));
-              });
-          positionLoop->setAttr(onnxc::kParallelAttrName, b.getUnitAttr());
-          current = positionLoop.getResult(0);
-        }
-        if (tail > 0)
-          current = emitBlock(
-              b, l, fi, arith::ConstantIndexOp::create(b, l, fullBlocks * nb),
-              tail, current);
-        scf::YieldOp::create(b, l, current);
+  // One loop over all blocks, filter blocks outside: blocks are
+  // independent, onnxc-outline-parallel-loops spreads them over the threads.
+  int64_t positionBlockCount = computed / nb;
+  int64_t blockCount = f / fb * positionBlockCount;
+  auto blockLoop = scf::ForOp::create(
+      rewriter, loc, cst(rewriter, loc, 0), cst(rewriter, loc, blockCount),
+      cst(rewriter, loc, 1), ValueRange{acc},
+      [&](OpBuilder &b, Location l, Value i, ValueRange args) {
+        Value count = cst(b, l, positionBlockCount);
+        Value fi = arith::MulIOp::create(
+            b, l, arith::DivUIOp::create(b, l, i, count), cst(b, l, fb));
+        Value pi = arith::MulIOp::create(
+            b, l, arith::RemUIOp::create(b, l, i, count), cst(b, l, nb));
+        scf::YieldOp::create(b, l, emitBlock(b, l, fi, pi, nb, args[0]));
       });
-  // Blocks are independent: onnxc-outline-parallel-loops may spread them.
-  filterLoop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
-  acc = filterLoop.getResult(0);
+  blockLoop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
+  acc = blockLoop.getResult(0);
 
   // Back to 1 x F x OH x OW.
   Value rowsOf = tensor::ExpandShapeOp::create(

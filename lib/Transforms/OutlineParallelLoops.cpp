@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -54,6 +55,13 @@ bool runsWithoutRuntime(scf::ForOp loop) {
   return !result.wasInterrupted();
 }
 
+/// What a copy counts as in estimateWork: a quarter of its elements (it
+/// is bound by memory bandwidth, not by its vector operations).
+int64_t copyWork(memref::CopyOp copy) {
+  auto type = cast<MemRefType>(copy.getSource().getType());
+  return type.hasStaticShape() ? type.getNumElements() / 4 : 0;
+}
+
 /// Roughly how many operations a run of `block` executes: nested loops
 /// count their trip count times (16 when unknown).
 int64_t estimateWork(Block &block) {
@@ -67,6 +75,8 @@ int64_t estimateWork(Block &block) {
       std::optional<APInt> trips = loop.getStaticTripCount();
       inner *= trips ? trips->getSExtValue() : 16;
     }
+    if (auto copy = dyn_cast<memref::CopyOp>(op))
+      inner += copyWork(copy);
     work = std::min<int64_t>(work + 1 + inner, int64_t(1) << 40);
   }
   return work;
@@ -80,11 +90,72 @@ bool isRematerializable(Value v) {
          isMemoryEffectFree(def) && def->getNumResults() == 1;
 }
 
+/// The leading dims of a split copy give at least this many pieces.
+constexpr int64_t kCopyPieces = 16;
+
+/// A large copy at the top level of a function (a pad's interior, a
+/// concat's part, a conv's input laid out for its blocks) becomes a loop
+/// over pieces of its leading dims, marked parallel: otherwise the other
+/// threads wait while the calling thread copies.
+void splitLargeCopy(memref::CopyOp copy, int64_t minWork) {
+  auto srcType = dyn_cast<MemRefType>(copy.getSource().getType());
+  auto dstType = dyn_cast<MemRefType>(copy.getTarget().getType());
+  if (!srcType || !dstType || !srcType.hasStaticShape() ||
+      copyWork(copy) < minWork || srcType.getRank() < 2)
+    return;
+  ArrayRef<int64_t> shape = srcType.getShape();
+  // The fewest leading dims with kCopyPieces pieces, but not the last.
+  int64_t rank = srcType.getRank(), lead = 0, pieces = 1;
+  while (lead < rank - 1 && pieces < kCopyPieces)
+    pieces *= shape[lead++];
+  if (pieces < 2)
+    return;
+  Location loc = copy.getLoc();
+  OpBuilder b(copy);
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto loop = scf::ForOp::create(b, loc, cst(0), cst(pieces), cst(1));
+  b.setInsertionPointToStart(loop.getBody());
+  // Piece i: index (i / inner_d) % shape[d] in each leading dim d.
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+      strides(rank, b.getIndexAttr(1));
+  int64_t inner = pieces;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d >= lead) {
+      sizes.push_back(b.getIndexAttr(shape[d]));
+      continue;
+    }
+    inner /= shape[d];
+    Value at = loop.getInductionVar();
+    if (inner > 1)
+      at = arith::DivUIOp::create(b, loc, at, cst(inner));
+    if (d > 0)
+      at = arith::RemUIOp::create(b, loc, at, cst(shape[d]));
+    offsets[d] = at;
+    sizes.push_back(b.getIndexAttr(1));
+  }
+  Value from = memref::SubViewOp::create(b, loc, copy.getSource(), offsets,
+                                         sizes, strides);
+  Value to = memref::SubViewOp::create(b, loc, copy.getTarget(), offsets,
+                                       sizes, strides);
+  memref::CopyOp::create(b, loc, from, to);
+  loop->setAttr(onnxc::kParallelAttrName, b.getUnitAttr());
+  copy.erase();
+}
+
 struct OutlineParallelLoopsPass
     : mlir::onnxc::impl::OutlineParallelLoopsBase<OutlineParallelLoopsPass> {
   using OutlineParallelLoopsBase::OutlineParallelLoopsBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SmallVector<memref::CopyOp> copies;
+    module.walk([&](memref::CopyOp copy) {
+      if (isa<func::FuncOp>(copy->getParentOp()))
+        copies.push_back(copy);
+    });
+    for (memref::CopyOp copy : copies)
+      splitLargeCopy(copy, minWork);
     // Outermost candidates first: a loop inside an outlined one stays.
     SmallVector<scf::ForOp> candidates;
     module.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {

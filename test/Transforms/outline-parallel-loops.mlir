@@ -85,3 +85,43 @@ func.func @serial(%a: memref<64x32xf32>, %b: memref<64x32xf32>) {
   } {onnxc.parallel}
   return
 }
+
+// A large copy at the top level of a function (a concat's part here, a
+// quarter of its 193600 elements counting as work) becomes a loop over
+// pieces of its leading dims (1 x 64: 64 pieces of 55 x 55), outlined like
+// any marked loop. A copy inside a loop stays; so does one below min-work
+// (with min-work=3000, the 64 x 64 copy counting 1024).
+// CHECK-LABEL: func.func private @__onnxc_parallel_2(%arg0: index, %arg1: index, %arg2: memref<1x64x55x55xf32, strided<[204288, 3192, 57, 1]>>, %arg3: memref<1x64x55x55xf32, strided<[387200, 3025, 55, 1], offset: 193600>>)
+// CHECK: scf.for %[[I:.*]] = %arg0 to %arg1
+// CHECK:   %[[P:.*]] = arith.addi %c0, %{{.*}}
+// CHECK:   %[[D0:.*]] = arith.divui %[[P]], %c64
+// CHECK:   %[[C:.*]] = arith.remui %[[P]], %c64
+// CHECK:   %[[FROM:.*]] = memref.subview %arg2[%[[D0]], %[[C]], 0, 0] [1, 1, 55, 55] [1, 1, 1, 1]
+// CHECK:   %[[TO:.*]] = memref.subview %arg3[%[[D0]], %[[C]], 0, 0] [1, 1, 55, 55] [1, 1, 1, 1]
+// CHECK:   memref.copy %[[FROM]], %[[TO]]
+// CHECK-LABEL: func.func private @__onnxc_parallel_3(%arg0: index, %arg1: index, %arg2: memref<64x64xf32>, %arg3: memref<64x64xf32>)
+// CHECK:   memref.subview %arg2[%{{.*}}, 0] [1, 64] [1, 1]
+// CHECK-LABEL: func.func @copies
+// CHECK: call @__onnxc_parallel_2(%c0{{.*}}, %{{.*}}, %arg0, %arg1)
+// CHECK: scf.for
+// CHECK-NEXT: memref.copy %arg2, %arg3 : memref<64x64xf32> to memref<64x64xf32>
+// CHECK: call @__onnxc_parallel_3(%c0{{.*}}, %{{.*}}, %arg2, %arg3)
+// SMALL-LABEL: func.func @copies
+// SMALL: call @__onnxc_parallel_{{[0-9]+}}(
+// SMALL: scf.for
+// SMALL-NEXT: memref.copy %arg2, %arg3
+// SMALL: }
+// SMALL-NEXT: memref.copy %arg2, %arg3
+func.func @copies(%a: memref<1x64x55x55xf32, strided<[204288, 3192, 57, 1]>>,
+                  %b: memref<1x64x55x55xf32, strided<[387200, 3025, 55, 1], offset: 193600>>,
+                  %c: memref<64x64xf32>, %d: memref<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  memref.copy %a, %b : memref<1x64x55x55xf32, strided<[204288, 3192, 57, 1]>> to memref<1x64x55x55xf32, strided<[387200, 3025, 55, 1], offset: 193600>>
+  scf.for %i = %c0 to %c2 step %c1 {
+    memref.copy %c, %d : memref<64x64xf32> to memref<64x64xf32>
+  }
+  memref.copy %c, %d : memref<64x64xf32> to memref<64x64xf32>
+  return
+}

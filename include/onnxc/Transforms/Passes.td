@@ -259,7 +259,11 @@ def OutlineParallelLoops : Pass<"onnxc-outline-parallel-loops", "ModuleOp"> {
     [0, trip count). Constants used in the body are rebuilt inside. A loop
     whose estimated work (operations executed, nested loops counted by
     their trip counts) is below `min-work` stays serial, and so do the
-    loops inside it. The marks are removed.
+    loops inside it. The marks are removed. First, a memref.copy at the
+    top level of a function that counts as `min-work` (a copy counts a
+    quarter of its elements) becomes a marked loop over pieces of its
+    leading dims (at least 16 pieces), so that large copies run on the
+    threads too.
   }];
   let options = [
     Option<"minWork", "min-work", "int64_t", /*default=*/"20000",

@@ -293,40 +293,23 @@ public:
       total = m.add(total, getDimValue(rewriter, loc, v, axis));
     sizes[axis] = getAsOpFoldResult(total);
     sizes = preferStatic(rewriter, type, sizes);
-    // One generic picks the input by the position along the axis. (Writing
-    // each input with tensor.insert_slice would bufferize to strided
-    // memref.copy, which needs the memrefCopy runtime function.)
-    SmallVector<Value> starts;
+    // Each input is inserted at its offset along the axis: bufferization
+    // makes each insert a copy into the result's buffer (onnxc-outline-
+    // parallel-loops spreads the large ones over the threads).
+    Value result = createEmpty(rewriter, loc, type, sizes);
     Value offset = m.c(0);
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
     for (Value v : inputs) {
-      starts.push_back(offset);
+      // An empty input inserts nothing (and its offset may be the end).
+      if (llvm::is_contained(cast<RankedTensorType>(v.getType()).getShape(), 0))
+        continue;
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[axis] = getAsOpFoldResult(offset);
+      result = tensor::InsertSliceOp::create(rewriter, loc, v, result, offsets,
+                                             getDims(rewriter, loc, v),
+                                             strides);
       offset = m.add(offset, getDimValue(rewriter, loc, v, axis));
     }
-    starts.push_back(offset);
-    Type elem = type.getElementType();
-    std::function<Value(OpBuilder &, Location, ValueRange, size_t)> pick =
-        [&](OpBuilder &b, Location l, ValueRange ivs, size_t k) -> Value {
-      IndexMath mm(b, l);
-      SmallVector<Value> at(ivs);
-      at[axis] = mm.sub(ivs[axis], starts[k]);
-      if (k + 1 == inputs.size())
-        return tensor::ExtractOp::create(b, l, inputs[k], at);
-      Value inK = mm.cmp(Pred::slt, ivs[axis], starts[k + 1]);
-      auto ifOp = scf::IfOp::create(b, l, TypeRange{elem}, inK,
-                                    /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      scf::YieldOp::create(
-          b, l, ValueRange{tensor::ExtractOp::create(b, l, inputs[k], at)});
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      scf::YieldOp::create(b, l, ValueRange{pick(b, l, ivs, k + 1)});
-      return ifOp.getResult(0);
-    };
-    Value result = buildIndexedGeneric(
-        rewriter, loc, type, sizes, {}, {},
-        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) {
-          return pick(b, l, ivs, 0);
-        });
     rewriter.replaceOp(op, result);
     return success();
   }

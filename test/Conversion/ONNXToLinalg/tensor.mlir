@@ -106,7 +106,7 @@ func.func @transpose(%x: tensor<?x3x4xf32>) -> tensor<4x?x3xf32> {
 
 // -----
 
-// One generic picks the input from the position along the axis.
+// Each input is inserted at its offset along the axis.
 
 func.func @concat(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>) -> tensor<?x3xf32> {
   %0 = "onnx.Concat"(%a, %b) {axis = 0 : i64} : (tensor<?x3xf32>, tensor<2x3xf32>) -> tensor<?x3xf32>
@@ -114,16 +114,12 @@ func.func @concat(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>) -> tensor<?x3xf32> {
 }
 // CHECK-LABEL: func.func @concat
 // CHECK-SAME: (%[[A:.+]]: tensor<?x3xf32>, %[[B:.+]]: tensor<2x3xf32>)
-// CHECK: %[[INIT:.+]] = tensor.empty(%{{.+}}) : tensor<?x3xf32>
-// CHECK: %[[Y:.+]] = linalg.generic {{.+}} outs(%[[INIT]] : tensor<?x3xf32>)
-// CHECK: %[[I:.+]] = linalg.index 0 : index
-// CHECK: %[[J:.+]] = linalg.index 1 : index
-// CHECK: %[[INA:.+]] = arith.cmpi slt, %[[I]], %[[NA:.+]] : index
-// CHECK: scf.if %[[INA]] -> (f32)
-// CHECK: tensor.extract %[[A]][%[[I]], %[[J]]] : tensor<?x3xf32>
-// CHECK: } else {
-// CHECK: %[[IB:.+]] = arith.subi %[[I]], %[[NA]] : index
-// CHECK: tensor.extract %[[B]][%[[IB]], %[[J]]] : tensor<2x3xf32>
+// CHECK: %[[N:.+]] = arith.addi %{{.+}}, %c2 : index
+// CHECK: %[[INIT:.+]] = tensor.empty(%[[N]]) : tensor<?x3xf32>
+// CHECK: %[[NA:.+]] = tensor.dim %[[A]], %{{.+}} : tensor<?x3xf32>
+// CHECK: %[[Y0:.+]] = tensor.insert_slice %[[A]] into %[[INIT]][0, 0] [%[[NA]], 3] [1, 1]
+// CHECK: %[[AT:.+]] = tensor.dim %[[A]], %{{.+}} : tensor<?x3xf32>
+// CHECK: %[[Y:.+]] = tensor.insert_slice %[[B]] into %[[Y0]][%[[AT]], 0] [2, 3] [1, 1] : tensor<2x3xf32> into tensor<?x3xf32>
 // CHECK: return %[[Y]]
 
 // -----
