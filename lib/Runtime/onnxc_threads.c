@@ -13,6 +13,12 @@
  * Loop bodies that run here never allocate and never fail a check (the
  * compiler runs such loops serially), so they need no run context.
  *
+ * A worker joins a loop only while it is open: the caller closes it when
+ * every iteration has been handed out, and then waits only for the workers
+ * that joined (they finish the chunks they took). A worker that is late
+ * (asleep, or its CPU taken by the host or another process) costs the
+ * caller nothing: the caller runs the late worker's share itself.
+ *
  * One parallel loop runs at a time: a caller that finds the pool busy (a
  * second thread calling onnxc_run at the same time) runs its loop on its
  * own. While a run is in progress the idle workers spin (as ONNX Runtime's
@@ -72,8 +78,12 @@ static share g_shares[MAX_THREADS] __attribute__((aligned(64)));
 static int g_parts;
 static unsigned g_generation;
 static int g_runs_active; /* atomic: runs in progress (workers keep spinning) */
-static int g_helpers;        /* workers 0 .. g_helpers-1 join the loop */
-static int g_active_workers; /* helpers that may still touch the loop */
+static int g_helpers; /* workers 0 .. g_helpers-1 may join the loop */
+/* The current loop's generation (high 32 bits), whether it is open to
+ * joining (bit 31) and how many joined workers still run it (low bits). */
+static uint64_t g_state;
+#define STATE_OPEN ((uint64_t)1 << 31)
+#define STATE_ACTIVE (STATE_OPEN - 1)
 
 static int available_cpus(void) {
   cpu_set_t set;
@@ -136,6 +146,18 @@ static void work(onnxc_task fn, void *ctx, int self, int parts,
   }
 }
 
+/* Joins loop `generation` if it is still open. */
+static int join(unsigned generation) {
+  uint64_t state = __atomic_load_n(&g_state, __ATOMIC_ACQUIRE);
+  for (;;) {
+    if ((unsigned)(state >> 32) != generation || !(state & STATE_OPEN))
+      return 0;
+    if (__atomic_compare_exchange_n(&g_state, &state, state + 1, 1,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+      return 1;
+  }
+}
+
 static void *worker_main(void *arg) {
   int id = (int)(intptr_t)arg;
   unsigned seen = 0;
@@ -164,22 +186,21 @@ static void *worker_main(void *arg) {
       return NULL;
     }
     seen = g_generation;
-    if (id >= g_helpers) { /* fewer threads wanted than started */
-      pthread_mutex_unlock(&g_lock);
+    int wanted = id < g_helpers; /* fewer threads wanted than started? */
+    pthread_mutex_unlock(&g_lock);
+    if (!wanted || !join(seen))
       continue;
-    }
-    onnxc_task fn = g_fn;
-    void *ctx = g_ctx;
-    int64_t chunk = g_chunk;
-    int parts = g_parts;
-    pthread_mutex_unlock(&g_lock);
 
-    work(fn, ctx, id + 1, parts, chunk);
+    /* Joined: the loop's fields stay as they are until this worker leaves. */
+    work(g_fn, g_ctx, id + 1, g_parts, g_chunk);
 
-    pthread_mutex_lock(&g_lock);
-    if (__atomic_sub_fetch(&g_active_workers, 1, __ATOMIC_ACQ_REL) == 0)
+    uint64_t left = __atomic_sub_fetch(&g_state, 1, __ATOMIC_ACQ_REL);
+    if ((left & (STATE_ACTIVE | STATE_OPEN)) == 0) {
+      /* The last one out of a closed loop: the caller may be waiting. */
+      pthread_mutex_lock(&g_lock);
       pthread_cond_signal(&g_done_cond);
-    pthread_mutex_unlock(&g_lock);
+      pthread_mutex_unlock(&g_lock);
+    }
   }
 }
 
@@ -221,25 +242,32 @@ void onnxc_rt_parallel_for(onnxc_task fn, void *ctx, int64_t n) {
     g_shares[p].end = n * (p + 1) / g_parts;
   }
   g_helpers = helpers;
-  __atomic_store_n(&g_active_workers, helpers, __ATOMIC_RELEASE);
-  __atomic_store_n(&g_generation, g_generation + 1, __ATOMIC_RELEASE);
+  unsigned generation = g_generation + 1;
+  __atomic_store_n(&g_state, ((uint64_t)generation << 32) | STATE_OPEN,
+                   __ATOMIC_RELEASE);
+  __atomic_store_n(&g_generation, generation, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&g_wake);
   pthread_mutex_unlock(&g_lock);
 
   work(fn, ctx, 0, helpers + 1, g_chunk);
 
-  /* The loop is done when every iteration is, and no worker still holds
-   * this loop's state (the next loop may overwrite it). */
+  /* Every iteration has been handed out: no worker may join any more. The
+   * loop is done when the workers that joined have left (they run the
+   * chunks they took; the next loop overwrites this one's fields). */
+  uint64_t state =
+      __atomic_and_fetch(&g_state, ~STATE_OPEN, __ATOMIC_ACQ_REL);
   int spins = 0;
-  while (__atomic_load_n(&g_active_workers, __ATOMIC_ACQUIRE) > 0 &&
-         spins < 50 * SPIN_ROUNDS) {
+  while ((state & STATE_ACTIVE) != 0 && spins < 50 * SPIN_ROUNDS) {
     spin_pause(spins);
     ++spins;
+    state = __atomic_load_n(&g_state, __ATOMIC_ACQUIRE);
   }
-  pthread_mutex_lock(&g_lock);
-  while (__atomic_load_n(&g_active_workers, __ATOMIC_ACQUIRE) > 0)
-    pthread_cond_wait(&g_done_cond, &g_lock);
-  pthread_mutex_unlock(&g_lock);
+  if ((state & STATE_ACTIVE) != 0) {
+    pthread_mutex_lock(&g_lock);
+    while ((__atomic_load_n(&g_state, __ATOMIC_ACQUIRE) & STATE_ACTIVE) != 0)
+      pthread_cond_wait(&g_done_cond, &g_lock);
+    pthread_mutex_unlock(&g_lock);
+  }
   pthread_mutex_unlock(&g_dispatch);
 }
 
