@@ -397,19 +397,24 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
         ArrayRef<OpFoldResult>{idx(fb), idx(width)},
         ArrayRef<OpFoldResult>{one, one});
   };
-  // One loop over all blocks, filter blocks outside: blocks are
-  // independent, onnxc-outline-parallel-loops spreads them over the threads.
+  // One loop over all blocks, position blocks outside: blocks are
+  // independent, onnxc-outline-parallel-loops spreads them over the threads,
+  // each thread taking its share of the positions (all filters of them).
+  // The next conv's thread then reads mostly the positions it wrote itself
+  // (with filter blocks outside, every thread read the other's half of the
+  // channels: T=2 DenseNet-121 30.1-30.6 -> 27.7-28.1 ms, SqueezeNet
+  // 4.48-4.57 -> 4.25-4.35 when changed).
   int64_t positionBlockCount = computed / nb;
   int64_t blockCount = f / fb * positionBlockCount;
   auto blockLoop = scf::ForOp::create(
       rewriter, loc, cst(rewriter, loc, 0), cst(rewriter, loc, blockCount),
       cst(rewriter, loc, 1), ValueRange{acc},
       [&](OpBuilder &b, Location l, Value i, ValueRange args) {
-        Value count = cst(b, l, positionBlockCount);
-        Value fi = arith::MulIOp::create(
-            b, l, arith::DivUIOp::create(b, l, i, count), cst(b, l, fb));
+        Value count = cst(b, l, f / fb);
         Value pi = arith::MulIOp::create(
-            b, l, arith::RemUIOp::create(b, l, i, count), cst(b, l, nb));
+            b, l, arith::DivUIOp::create(b, l, i, count), cst(b, l, nb));
+        Value fi = arith::MulIOp::create(
+            b, l, arith::RemUIOp::create(b, l, i, count), cst(b, l, fb));
         scf::YieldOp::create(b, l, emitBlock(b, l, fi, pi, nb, args[0]));
       });
   blockLoop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());

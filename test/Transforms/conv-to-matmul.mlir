@@ -341,14 +341,14 @@ func.func @maxpool_stride2(%x: tensor<1x8x7x7xf32>) -> tensor<1x8x3x3xf32> {
 // The blocks: filters in blocks of 48 (the largest multiple of 8 up to 64
 // that divides 96), positions in blocks of one width (840 positions:
 // four blocks of 224, no remainder block), and one loop over all eight
-// blocks, filter blocks outside, marked parallel.
+// blocks, position blocks outside, marked parallel.
 // CHECK-LABEL: func.func @blocks
 // CHECK: %[[ACC:.*]] = tensor.empty() : tensor<96x900xf32>
 // CHECK: %[[ALL:.*]] = scf.for %[[I:.*]] = %c0 to %c8 step %c1 iter_args(%[[A:.*]] = %[[ACC]]) -> (tensor<96x900xf32>)
-// CHECK:   %[[FB:.*]] = arith.divui %[[I]], %c4
-// CHECK:   %[[FI:.*]] = arith.muli %[[FB]], %c48
-// CHECK:   %[[PB:.*]] = arith.remui %[[I]], %c4
+// CHECK:   %[[PB:.*]] = arith.divui %[[I]], %c2
 // CHECK:   %[[PI:.*]] = arith.muli %[[PB]], %c224
+// CHECK:   %[[FB:.*]] = arith.remui %[[I]], %c2
+// CHECK:   %[[FI:.*]] = arith.muli %[[FB]], %c48
 // CHECK:   %[[BLOCK:.*]] = tensor.extract_slice %[[A]][%[[FI]], %[[PI]]] [48, 224] [1, 1]
 // CHECK:   linalg.fill {{.*}} outs(%[[BLOCK]] : tensor<48x224xf32>)
 // CHECK:   scf.for
@@ -368,8 +368,9 @@ func.func @blocks(%x: tensor<1x16x30x30xf32>, %w: tensor<96x16x3x3xf32>) -> tens
 // 14 x 14 (one block of 64 x 224) become four blocks of 16 filters.
 // CHECK-LABEL: func.func @small_blocks
 // CHECK: scf.for %[[I:.*]] = %c0 to %c4 step %c1 iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<64x224xf32>)
-// CHECK:   %[[FI:.*]] = arith.muli %[[I]], %c16
-// CHECK:   tensor.extract_slice %[[A]][%[[FI]], 0] [16, 224] [1, 1]
+// CHECK:   %[[FB:.*]] = arith.remui %[[I]], %c4
+// CHECK:   %[[FI:.*]] = arith.muli %[[FB]], %c16
+// CHECK:   tensor.extract_slice %[[A]][%[[FI]], %{{.*}}] [16, 224] [1, 1]
 // CHECK:   linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<32x224xf32>) outs(%{{.*}} : tensor<16x224xf32>)
 // CHECK: } {onnxc.parallel}
 func.func @small_blocks(%x: tensor<1x32x14x14xf32>, %w: tensor<64x32x1x1xf32>) -> tensor<1x64x14x14xf32> {
