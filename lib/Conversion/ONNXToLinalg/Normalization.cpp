@@ -463,6 +463,24 @@ public:
 /// Y = X / (bias + alpha / size * square_sum) ^ beta, where square_sum sums
 /// X^2 over a window of `size` channels, summed by a linalg.generic with a
 /// window loop that skips channels out of range.
+/// base^beta: square roots for the exponents 1/4, 1/2 and 3/4 (AlexNet's
+/// and GoogLeNet's LRN use 0.75: two vector square roots instead of a libm
+/// powf call per element), math.powf otherwise.
+Value powConstant(OpBuilder &b, Location loc, Value base, double beta) {
+  if (beta == 1.0)
+    return base;
+  if (beta == 0.5)
+    return math::SqrtOp::create(b, loc, base);
+  if (beta == 0.25 || beta == 0.75) {
+    Value root = math::SqrtOp::create(b, loc, base);
+    Value fourth = math::SqrtOp::create(b, loc, root);
+    return beta == 0.25 ? fourth
+                        : (Value)arith::MulFOp::create(b, loc, root, fourth);
+  }
+  return math::PowFOp::create(
+      b, loc, base, createScalarConstant(b, loc, base.getType(), beta));
+}
+
 class LRNLowering : public OpConversionPattern<ONNXLRNOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -482,55 +500,43 @@ public:
     Type compT = computeType(xONNX);
     Value x = adaptor.getX();
     auto xType = cast<RankedTensorType>(x.getType());
-    MLIRContext *ctx = rewriter.getContext();
 
-    // sum[n, c, ...] = sum_k x[n, c + k - low, ...]^2 for k in [0, size),
-    // skipping channels outside [0, C). The window loop gets its bounds
-    // from an (unread) tensor of `size` elements.
+    // sum[n, c, ...] = sum_k sq[n, c + k - low, ...] for k in [0, size),
+    // where sq = x^2 zero-padded along the channels: one elementwise sum of
+    // `size` channel-shifted views of the padded squares (vectorised and
+    // run on the threads like any elementwise op).
     int64_t low = (size - 1) / 2;
     Value zero = constant(rewriter, loc, compT, 0);
-    Value window =
-        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{size}, compT);
-    Value channels = getDimValue(rewriter, loc, x, 1);
-    SmallVector<AffineExpr> outExprs;
-    for (int64_t d = 0; d < rank; ++d)
-      outExprs.push_back(getAffineDimExpr(d, ctx));
-    SmallVector<AffineMap> maps{
-        AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, ctx)),
-        AffineMap::get(rank + 1, 0, outExprs, ctx)};
-    SmallVector<utils::IteratorType> iterators(rank,
-                                               utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
     auto sumType = xType.clone(compT);
-    Value init =
-        createFilled(rewriter, loc, sumType, getDims(rewriter, loc, x), zero);
-    Value sum =
-        linalg::GenericOp::create(
-            rewriter, loc, sumType, ValueRange{window}, init, maps, iterators,
-            [&](OpBuilder &b, Location l, ValueRange a) {
-              SmallVector<Value> idx;
-              for (int64_t d = 0; d < rank; ++d)
-                idx.push_back(linalg::IndexOp::create(b, l, d));
-              Value k = linalg::IndexOp::create(b, l, rank);
-              Value c = arith::SubIOp::create(
-                  b, l, arith::AddIOp::create(b, l, idx[1], k),
-                  arith::ConstantIndexOp::create(b, l, low));
-              Value zeroIdx = arith::ConstantIndexOp::create(b, l, 0);
-              Value inRange = arith::AndIOp::create(
-                  b, l,
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, c,
-                                        zeroIdx),
-                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, c,
-                                        channels));
-              idx[1] = arith::SelectOp::create(b, l, inRange, c, zeroIdx);
-              Value v = castScalar(
-                  b, l, tensor::ExtractOp::create(b, l, x, idx), xONNX, compT);
-              v = arith::MulFOp::create(b, l, v, v);
-              v = arith::SelectOp::create(b, l, inRange, v, zero);
-              linalg::YieldOp::create(
-                  b, l, (Value)arith::AddFOp::create(b, l, a[1], v));
-            })
-            .getResult(0);
+    Value squares =
+        buildElementwise(rewriter, loc, {x}, sumType,
+                         [&](OpBuilder &b, Location l, ValueRange a) {
+                           Value v = castScalar(b, l, a[0], xONNX, compT);
+                           return (Value)arith::MulFOp::create(b, l, v, v);
+                         });
+    SmallVector<OpFoldResult> padLow(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> padHigh = padLow;
+    padLow[1] = rewriter.getIndexAttr(low);
+    padHigh[1] = rewriter.getIndexAttr(size - 1 - low);
+    Value padded = tensor::PadOp::create(rewriter, loc, Type(), squares,
+                                         padLow, padHigh, zero);
+    SmallVector<OpFoldResult> dims = getDims(rewriter, loc, x);
+    SmallVector<Value> shifted;
+    for (int64_t k = 0; k < size; ++k) {
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      offsets[1] = rewriter.getIndexAttr(k);
+      shifted.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, sumType, padded, offsets, dims,
+          SmallVector<OpFoldResult>(rank, rewriter.getIndexAttr(1))));
+    }
+    Value sum = buildElementwise(
+        rewriter, loc, shifted, sumType,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value total = a[0];
+          for (Value v : a.drop_front())
+            total = arith::AddFOp::create(b, l, total, v);
+          return total;
+        });
 
     double alpha = op.getAlpha().convertToDouble();
     double beta = op.getBeta().convertToDouble();
@@ -543,8 +549,7 @@ public:
               b, l, a[1], constant(b, l, compT, alpha / double(size)));
           Value base =
               arith::AddFOp::create(b, l, scaled, constant(b, l, compT, bias));
-          Value den =
-              math::PowFOp::create(b, l, base, constant(b, l, compT, beta));
+          Value den = powConstant(b, l, base, beta);
           return castScalar(b, l, arith::DivFOp::create(b, l, v, den), compT,
                             xONNX);
         });

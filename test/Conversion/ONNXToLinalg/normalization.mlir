@@ -128,30 +128,41 @@ func.func @mvn(%x: tensor<2x3x4x4xf32>) -> tensor<2x3x4x4xf32> {
 
 // -----
 
-// LRN (size 3): a window loop over a [3] tensor sums the squares of
-// channels c - 1 .. c + 1, masking those outside [0, C); then
-// x / (bias + alpha / size * sum) ^ beta.
+// LRN (size 3): the squares, zero-padded by one channel on each side,
+// summed over three channel-shifted views (c - 1 .. c + 1) by one
+// elementwise generic; then x / (bias + alpha / size * sum) ^ beta, the
+// default beta 0.75 as sqrt(s) * sqrt(sqrt(s)).
 
 func.func @lrn(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
   %0 = "onnx.LRN"(%x) <{size = 3 : i64}> : (tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32>
   return %0 : tensor<1x5x2x2xf32>
 }
-// CHECK-DAG: #[[WIN:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d4)>
-// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @lrn
 // CHECK-SAME: (%[[X:.+]]: tensor<1x5x2x2xf32>)
-// CHECK: %[[WINDOW:.+]] = tensor.empty() : tensor<3xf32>
-// CHECK: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[WINDOW]] : tensor<3xf32>)
-// CHECK:   %[[C:.+]] = linalg.index 1 : index
-// CHECK:   %[[K:.+]] = linalg.index 4 : index
-// CHECK:   %[[CK:.+]] = arith.addi %[[C]], %[[K]]
-// CHECK:   %[[SRC:.+]] = arith.subi %[[CK]], %{{.+}}
-// CHECK:   %[[IN:.+]] = arith.andi
-// CHECK:   %[[CLAMPED:.+]] = arith.select %[[IN]], %[[SRC]]
-// CHECK:   %[[E:.+]] = tensor.extract %[[X]][%{{.+}}, %[[CLAMPED]], %{{.+}}, %{{.+}}]
-// CHECK:   %[[SQ:.+]] = arith.mulf %[[E]], %[[E]]
-// CHECK:   arith.select %[[IN]], %[[SQ]]
+// CHECK: %[[SQ:.+]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x5x2x2xf32>)
+// CHECK:   arith.mulf %[[IN:.+]], %[[IN]] : f32
+// CHECK: %[[PAD:.+]] = tensor.pad %[[SQ]] low[0, 1, 0, 0] high[0, 1, 0, 0]
+// CHECK: %[[S0:.+]] = tensor.extract_slice %[[PAD]][0, 0, 0, 0] [1, 5, 2, 2] [1, 1, 1, 1] : tensor<1x7x2x2xf32> to tensor<1x5x2x2xf32>
+// CHECK: %[[S1:.+]] = tensor.extract_slice %[[PAD]][0, 1, 0, 0] [1, 5, 2, 2]
+// CHECK: %[[S2:.+]] = tensor.extract_slice %[[PAD]][0, 2, 0, 0] [1, 5, 2, 2]
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} ins(%[[S0]], %[[S1]], %[[S2]] :
+// CHECK:   arith.addf
+// CHECK:   arith.addf
 // CHECK: %[[Y:.+]] = linalg.generic {{.*}} ins(%[[X]], %[[SUM]] : tensor<1x5x2x2xf32>, tensor<1x5x2x2xf32>)
-// CHECK:   math.powf
-// CHECK:   arith.divf
+// CHECK:   %[[R:.+]] = math.sqrt %[[BASE:.+]] : f32
+// CHECK:   %[[R4:.+]] = math.sqrt %[[R]] : f32
+// CHECK:   %[[DEN:.+]] = arith.mulf %[[R]], %[[R4]] : f32
+// CHECK:   arith.divf %{{.+}}, %[[DEN]]
 // CHECK: return %[[Y]]
+
+// -----
+
+// Another beta: math.powf.
+func.func @lrn_beta(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
+  %0 = "onnx.LRN"(%x) <{size = 2 : i64, beta = 0.6 : f32}> : (tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32>
+  return %0 : tensor<1x5x2x2xf32>
+}
+// CHECK-LABEL: func.func @lrn_beta
+// CHECK: tensor.pad %{{.+}} low[0, 0, 0, 0] high[0, 1, 0, 0]
+// CHECK: math.powf %{{.+}}, %{{.+}} : f32
+// CHECK-NOT: math.sqrt
