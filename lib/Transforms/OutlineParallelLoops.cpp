@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -39,6 +40,7 @@ namespace {
 
 constexpr llvm::StringLiteral kOutlinedPrefix = "__onnxc_parallel_";
 constexpr llvm::StringLiteral kParallelForName = "onnxc_rt_parallel_for";
+constexpr llvm::StringLiteral kLoopAnnotationName = "llvm.loop_annotation";
 
 /// Whether the body of `loop` may run on a worker thread: nothing in it
 /// allocates, frees or calls (the runtime's checks and allocations need the
@@ -181,6 +183,52 @@ struct OutlineParallelLoopsPass
     module.walk([](scf::ForOp loop) {
       loop->removeAttr(onnxc::kParallelAttrName);
     });
+    // Fills (a pad's borders: its left and right columns, one element per
+    // row, and its top and bottom rows) stay plain loops: LLVM vectorised
+    // the columns' strided stores into scatters and unrolled both, tens of
+    // thousands of instructions in all (DenseNet-121's main_graph: 4600
+    // scatter calls, 46.6 K lines of LLVM IR) for stores that take
+    // microseconds.
+    auto ann = LLVM::LoopAnnotationAttr::get(
+        &getContext(), /*disableNonforced=*/{},
+        LLVM::LoopVectorizeAttr::get(&getContext(), b(true), {}, {}, {}, {},
+                                     {}, {}),
+        /*interleave=*/{},
+        LLVM::LoopUnrollAttr::get(&getContext(), b(true), {}, {}, {}, {}, {},
+                                  {}),
+        {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+    module.walk([&](scf::ForOp loop) {
+      if (isScalarFill(loop))
+        loop->setAttr(kLoopAnnotationName, ann);
+    });
+  }
+
+  BoolAttr b(bool v) { return BoolAttr::get(&getContext(), v); }
+
+  /// A loop nest whose body only stores values defined outside it (scalars
+  /// or vectors: the border rows of a pad are vector stores) and computes
+  /// indices.
+  static bool isScalarFill(scf::ForOp loop) {
+    bool stores = false;
+    WalkResult result = loop.getBody()->walk([&](Operation *op) {
+      Value stored;
+      if (auto store = dyn_cast<memref::StoreOp>(op))
+        stored = store.getValue();
+      else if (auto store = dyn_cast<vector::StoreOp>(op))
+        stored = store.getValueToStore();
+      if (stored) {
+        stores = true;
+        return loop.isDefinedOutsideOfLoop(stored) ? WalkResult::advance()
+                                                   : WalkResult::interrupt();
+      }
+      if (isa<scf::ForOp, scf::YieldOp>(op) ||
+          (isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
+           llvm::all_of(op->getResultTypes(),
+                        [](Type t) { return t.isIntOrIndex(); })))
+        return WalkResult::advance();
+      return WalkResult::interrupt();
+    });
+    return stores && !result.wasInterrupted();
   }
 
   void outline(scf::ForOp loop, unsigned index) {
@@ -255,6 +303,20 @@ struct DispatchParallelCallsPass
     : mlir::onnxc::impl::DispatchParallelCallsBase<DispatchParallelCallsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // The loop annotations of scf.for reach the loops' back edges as a
+    // discardable attribute, which translation to LLVM IR ignores: they
+    // become the branches' own loop_annotation.
+    module.walk([](Operation *op) {
+      auto ann = op->getAttrOfType<LLVM::LoopAnnotationAttr>(
+          kLoopAnnotationName);
+      if (!ann)
+        return;
+      op->removeAttr(kLoopAnnotationName);
+      if (auto br = dyn_cast<LLVM::BrOp>(op))
+        br.setLoopAnnotationAttr(ann);
+      else if (auto condBr = dyn_cast<LLVM::CondBrOp>(op))
+        condBr.setLoopAnnotationAttr(ann);
+    });
     SmallVector<LLVM::CallOp> calls;
     module.walk([&](LLVM::CallOp call) {
       std::optional<StringRef> callee = call.getCallee();

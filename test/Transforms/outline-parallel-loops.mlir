@@ -1,6 +1,10 @@
 // RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=0" | FileCheck %s
 // RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=3000" | FileCheck %s --check-prefix=SMALL
 // RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=0" --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts --onnxc-dispatch-parallel-calls | FileCheck %s --check-prefix=LLVM
+// RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=0" --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts --onnxc-dispatch-parallel-calls | FileCheck %s --check-prefix=LLVM0
+// LLVM0-DAG: #[[U:.*]] = #llvm.loop_unroll<disable = true>
+// LLVM0-DAG: #[[V:.*]] = #llvm.loop_vectorize<disable = true>
+// LLVM0: #loop_annotation = #llvm.loop_annotation<vectorize = #[[V]], unroll = #[[U]]>
 
 // The outermost marked loop becomes a function over [begin, end) of its
 // iterations (iv = lb + i * step); the loop becomes a call over [0, trips).
@@ -123,5 +127,45 @@ func.func @copies(%a: memref<1x64x55x55xf32, strided<[204288, 3192, 57, 1]>>,
     memref.copy %c, %d : memref<64x64xf32> to memref<64x64xf32>
   }
   memref.copy %c, %d : memref<64x64xf32> to memref<64x64xf32>
+  return
+}
+
+// A loop nest that only stores a value defined outside it (a pad's border
+// column) is annotated so that LLVM neither vectorises its strided stores
+// into scatters nor unrolls it; onnxc-dispatch-parallel-calls makes the
+// annotation the back edges' own loop_annotation, which reaches LLVM IR.
+// CHECK-LABEL: func.func @fill
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     memref.store
+// CHECK:   } {llvm.loop_annotation = #[[ANN:.*]]}
+// CHECK: } {llvm.loop_annotation = #[[ANN]]}
+// CHECK: scf.for
+// CHECK:   memref.load
+// CHECK-NOT: llvm.loop_annotation
+// CHECK: return
+// (The annotation, #llvm.loop_annotation<vectorize = <disable = true>,
+// unroll = <disable = true>>, is printed as an alias at the top: LLVM0.)
+// LLVM-LABEL: llvm.func @fill
+// LLVM: llvm.br ^{{.*}} {loop_annotation = #loop_annotation}
+// LLVM: llvm.br ^{{.*}} {loop_annotation = #loop_annotation}
+// LLVM-NOT: llvm.loop_annotation
+func.func @fill(%a: memref<1x8x56x58xf32>, %b: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c56 = arith.constant 56 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.for %c = %c0 to %c8 step %c1 {
+    scf.for %h = %c0 to %c56 step %c1 {
+      memref.store %zero, %a[%c0, %c, %h, %c0] : memref<1x8x56x58xf32>
+    }
+  }
+  // Not a fill: it stores what it loads.
+  scf.for %i = %c1 to %c64 step %c1 {
+    %v = memref.load %b[%c0] : memref<64xf32>
+    memref.store %v, %b[%i] : memref<64xf32>
+  }
   return
 }

@@ -270,6 +270,7 @@ def OutlineParallelLoops : Pass<"onnxc-outline-parallel-loops", "ModuleOp"> {
            "Estimated operations a loop must execute to be run in parallel">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
