@@ -189,26 +189,24 @@ struct OutlineParallelLoopsPass
     // thousands of instructions in all (DenseNet-121's main_graph: 4600
     // scatter calls, 46.6 K lines of LLVM IR) for stores that take
     // microseconds.
+    MLIRContext *ctx = &getContext();
+    BoolAttr disable = BoolAttr::get(ctx, true);
     auto ann = LLVM::LoopAnnotationAttr::get(
-        &getContext(), /*disableNonforced=*/{},
-        LLVM::LoopVectorizeAttr::get(&getContext(), b(true), {}, {}, {}, {},
-                                     {}, {}),
+        ctx, /*disableNonforced=*/{},
+        LLVM::LoopVectorizeAttr::get(ctx, disable, {}, {}, {}, {}, {}, {}),
         /*interleave=*/{},
-        LLVM::LoopUnrollAttr::get(&getContext(), b(true), {}, {}, {}, {}, {},
-                                  {}),
-        {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
+        LLVM::LoopUnrollAttr::get(ctx, disable, {}, {}, {}, {}, {}, {}), {},
+        {}, {}, {}, {}, {}, {}, {}, {}, {}, {});
     module.walk([&](scf::ForOp loop) {
-      if (isScalarFill(loop))
+      if (isFillLoop(loop))
         loop->setAttr(kLoopAnnotationName, ann);
     });
   }
 
-  BoolAttr b(bool v) { return BoolAttr::get(&getContext(), v); }
-
   /// A loop nest whose body only stores values defined outside it (scalars
   /// or vectors: the border rows of a pad are vector stores) and computes
   /// indices.
-  static bool isScalarFill(scf::ForOp loop) {
+  static bool isFillLoop(scf::ForOp loop) {
     bool stores = false;
     WalkResult result = loop.getBody()->walk([&](Operation *op) {
       Value stored;
