@@ -336,13 +336,13 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
         SmallVector<ReassociationIndices>{{0, 1}, {2}});
   }
 
-  // One block of fb filters x `width` positions at (fi, pi), accumulated
+  // One block of fb filters x nb positions at (fi, pi), accumulated
   // while it is in cache: by a loop over the kernel positions (shifted
   // slices), or by one matmul over the im2col rows.
   auto emitBlock = [&](OpBuilder &b, Location l, Value fi, Value pi,
-                       int64_t width, Value into) -> Value {
-    auto blockType = RankedTensorType::get({fb, width}, f32);
-    Value block = start.block(b, l, into, fi, pi, fb, width);
+                       Value into) -> Value {
+    auto blockType = RankedTensorType::get({fb, nb}, f32);
+    Value block = start.block(b, l, into, fi, pi, fb, nb);
     Value computedBlock;
     if (!shifted) {
       int64_t k = kh * kw * c;
@@ -351,9 +351,9 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           ArrayRef<OpFoldResult>{fi, zero}, ArrayRef<OpFoldResult>{idx(fb), idx(k)},
           ArrayRef<OpFoldResult>{one, one});
       Value xk = tensor::ExtractSliceOp::create(
-          b, l, RankedTensorType::get({k, width}, f32), columns2,
+          b, l, RankedTensorType::get({k, nb}, f32), columns2,
           ArrayRef<OpFoldResult>{zero, pi},
-          ArrayRef<OpFoldResult>{idx(k), idx(width)},
+          ArrayRef<OpFoldResult>{idx(k), idx(nb)},
           ArrayRef<OpFoldResult>{one, one});
       computedBlock = linalg::MatmulOp::create(b, l, TypeRange{blockType},
                                                ValueRange{wk, xk},
@@ -378,9 +378,9 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                     b, l, arith::MulIOp::create(b, l, r, cst(b, l, dh * wp)),
                     arith::MulIOp::create(b, l, q, cst(b, l, dw))));
             Value xk = tensor::ExtractSliceOp::create(
-                b, l, RankedTensorType::get({c, width}, f32), flat,
+                b, l, RankedTensorType::get({c, nb}, f32), flat,
                 ArrayRef<OpFoldResult>{zero, start},
-                ArrayRef<OpFoldResult>{idx(c), idx(width)},
+                ArrayRef<OpFoldResult>{idx(c), idx(nb)},
                 ArrayRef<OpFoldResult>{one, one});
             Value updated = linalg::MatmulOp::create(
                                 b, l, TypeRange{blockType}, ValueRange{wk, xk},
@@ -394,7 +394,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       computedBlock = epilogue->apply(b, l, computedBlock, fi, fb);
     return tensor::InsertSliceOp::create(
         b, l, computedBlock, into, ArrayRef<OpFoldResult>{fi, pi},
-        ArrayRef<OpFoldResult>{idx(fb), idx(width)},
+        ArrayRef<OpFoldResult>{idx(fb), idx(nb)},
         ArrayRef<OpFoldResult>{one, one});
   };
   // One loop over all blocks, position blocks outside: blocks are
@@ -415,7 +415,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
             b, l, arith::DivUIOp::create(b, l, i, count), cst(b, l, nb));
         Value fi = arith::MulIOp::create(
             b, l, arith::RemUIOp::create(b, l, i, count), cst(b, l, fb));
-        scf::YieldOp::create(b, l, emitBlock(b, l, fi, pi, nb, args[0]));
+        scf::YieldOp::create(b, l, emitBlock(b, l, fi, pi, args[0]));
       });
   blockLoop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
   acc = blockLoop.getResult(0);

@@ -460,9 +460,6 @@ public:
   }
 };
 
-/// Y = X / (bias + alpha / size * square_sum) ^ beta, where square_sum sums
-/// X^2 over a window of `size` channels, summed by a linalg.generic with a
-/// window loop that skips channels out of range.
 /// base^beta: square roots for the exponents 1/4, 1/2 and 3/4 (AlexNet's
 /// and GoogLeNet's LRN use 0.75: two vector square roots instead of a libm
 /// powf call per element), math.powf otherwise.
@@ -481,6 +478,8 @@ Value powConstant(OpBuilder &b, Location loc, Value base, double beta) {
       b, loc, base, createScalarConstant(b, loc, base.getType(), beta));
 }
 
+/// Y = X / (bias + alpha / size * square_sum) ^ beta, where square_sum sums
+/// X^2 over a window of `size` channels (zeros outside [0, C)).
 class LRNLowering : public OpConversionPattern<ONNXLRNOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
