@@ -215,6 +215,296 @@ FailureOr<Value> buildConv(OpBuilder &b, Location loc, Value x, Value w,
   return mergeDims(b, loc, result, 1);
 }
 
+/// One spatial dim of a ConvTranspose split into its stride's phases. Output
+/// o = q * s + r (phase r) takes the taps k = kr + j * s of the kernel, with
+/// kr = (r + pb) mod s, from input q + (r + pb) div s - j: a stride-1
+/// convolution of X with the reversed taps, which multiplies no inserted
+/// zeros. With stride 1 there is one phase, the kernel reversed and dilated.
+struct PhaseDim {
+  int64_t s, d, k, pb, in, out;
+  /// Outputs per phase (the last ones of some phases fall past `out`).
+  int64_t q() const { return (out + s - 1) / s; }
+  int64_t firstTap(int64_t r) const { return s == 1 ? 0 : (r + pb) % s; }
+  int64_t taps(int64_t r) const {
+    int64_t kr = firstTap(r);
+    return kr < k ? (k - kr + s - 1) / s : 0;
+  }
+  /// The input index minus q of the phase's first window element.
+  int64_t start(int64_t r) const {
+    int64_t base = s == 1 ? pb : (r + pb) / s;
+    return base - (taps(r) - 1) * d;
+  }
+  /// Whether phase r multiplies anything: it has taps and its window
+  /// overlaps X.
+  bool reads(int64_t r) const {
+    int64_t first = start(r), last = first + q() - 1 + (taps(r) - 1) * d;
+    return taps(r) > 0 && last >= 0 && first < in;
+  }
+};
+
+/// The phases of all dims share their taps and windows: one convolution with
+/// every phase's filters computes them all.
+bool phasesUniform(ArrayRef<PhaseDim> dims) {
+  for (const PhaseDim &pd : dims)
+    for (int64_t r = 1; r < pd.s; ++r)
+      if (pd.taps(r) != pd.taps(0) || pd.start(r) != pd.start(0))
+        return false;
+  return true;
+}
+
+/// X cut and zero-padded to the window of phase `phase` (its q() outputs),
+/// which reads X in every dim.
+Value phaseInput(OpBuilder &b, Location loc, Value x,
+                            ArrayRef<PhaseDim> dims, ArrayRef<int64_t> phase,
+                            Value zero) {
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = getDims(b, loc, x);
+  sizes.resize(2);
+  SmallVector<OpFoldResult> low(2, b.getIndexAttr(0)), high = low;
+  bool cut = false, pad = false;
+  for (auto [pd, r] : llvm::zip_equal(dims, phase)) {
+    int64_t first = pd.start(r);
+    int64_t last = first + pd.q() - 1 + (pd.taps(r) - 1) * pd.d;
+    int64_t lo = std::max<int64_t>(first, 0);
+    int64_t hi = std::min<int64_t>(last, pd.in - 1);
+    cut |= lo != 0 || hi != pd.in - 1;
+    pad |= lo != first || hi != last;
+    offsets.push_back(b.getIndexAttr(lo));
+    sizes.push_back(b.getIndexAttr(hi - lo + 1));
+    low.push_back(b.getIndexAttr(lo - first));
+    high.push_back(b.getIndexAttr(last - hi));
+  }
+  if (cut) {
+    SmallVector<OpFoldResult> ones(sizes.size(), b.getIndexAttr(1));
+    x = tensor::ExtractSliceOp::create(b, loc, x, offsets, sizes, ones);
+  }
+  if (pad)
+    x = tensor::PadOp::create(b, loc, Type(), x, low, high, zero);
+  return x;
+}
+
+/// The filters of a phase convolution: element (m, c, j...) of `shape` is
+/// W[cIndex, mIndex, tap...] (affine in the output's indices).
+Value phaseWeights(OpBuilder &b, Location loc, Value w, ArrayRef<int64_t> shape,
+                   ArrayRef<AffineExpr> wIndex) {
+  auto wType = cast<RankedTensorType>(w.getType());
+  auto type = RankedTensorType::get(shape, wType.getElementType());
+  unsigned rank = shape.size();
+  MLIRContext *ctx = b.getContext();
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{w}, ValueRange{createEmpty(b, loc, type, {})},
+             SmallVector<AffineMap>{AffineMap::get(rank, 0, wIndex, ctx),
+                                    b.getMultiDimIdentityMap(rank)},
+             SmallVector<utils::IteratorType>(rank,
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, args[0]);
+             })
+      .getResult(0);
+}
+
+/// ConvTranspose as one stride-1 convolution per phase (all phases in one
+/// when they share taps and windows, group 1), into Z (N, s..., M, q...),
+/// then Y[n, m, q0, r0, q1, r1, ...] = Z[n, r0, r1, ..., m, q...] + bias[m]
+/// by one elementwise op, cut to the output's size.
+FailureOr<Value> buildPhasedConvTranspose(OpBuilder &b, Location loc, Value x,
+                                          Value w, Value bias,
+                                          ArrayRef<PhaseDim> dims,
+                                          int64_t group,
+                                          RankedTensorType resultType) {
+  MLIRContext *ctx = b.getContext();
+  int64_t n = dims.size();
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  Type elementType = resultType.getElementType();
+  Value zero = createScalarConstant(b, loc, elementType, 0);
+  int64_t c = xType.getDimSize(1), mPerGroup = wType.getDimSize(1);
+  int64_t m = mPerGroup * group, phases = 1;
+  for (const PhaseDim &pd : dims)
+    phases *= pd.s;
+  OpFoldResult batch = getDims(b, loc, x)[0];
+  SmallVector<int64_t> zShape{xType.getDimSize(0)};
+  SmallVector<OpFoldResult> zSizes{batch};
+  for (const PhaseDim &pd : dims) {
+    zShape.push_back(pd.s);
+    zSizes.push_back(b.getIndexAttr(pd.s));
+  }
+  zShape.push_back(m);
+  zSizes.push_back(b.getIndexAttr(m));
+  for (const PhaseDim &pd : dims) {
+    zShape.push_back(pd.q());
+    zSizes.push_back(b.getIndexAttr(pd.q()));
+  }
+  auto zType = RankedTensorType::get(zShape, elementType);
+  // The kernel index of tap j (reversed) of the phase whose first tap is kr.
+  auto tapIndex = [&](const PhaseDim &pd, AffineExpr kr, int64_t taps,
+                      unsigned dim) {
+    return kr + (taps - 1 - getAffineDimExpr(dim, ctx)) * pd.s;
+  };
+  AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
+  SmallVector<int64_t> ones(n, 1), dilations;
+  for (const PhaseDim &pd : dims)
+    dilations.push_back(pd.d);
+
+  Value z;
+  bool allRead = llvm::all_of(dims, [](const PhaseDim &pd) {
+    for (int64_t r = 0; r < pd.s; ++r)
+      if (!pd.reads(r))
+        return false;
+    return true;
+  });
+  if (group == 1 && allRead && phasesUniform(dims)) {
+    // Filter p * M + m is filter m of phase p (phases row-major).
+    SmallVector<int64_t> phase0(n, 0);
+    Value input = phaseInput(b, loc, x, dims, phase0, zero);
+    SmallVector<int64_t> wShape{phases * m, c};
+    SmallVector<AffineExpr> wIndex{d1, d0 % m};
+    int64_t inner = m;
+    SmallVector<AffineExpr> taps(n);
+    for (int64_t i = n - 1; i >= 0; --i) {
+      AffineExpr r = d0.floorDiv(inner) % dims[i].s;
+      inner *= dims[i].s;
+      taps[i] = tapIndex(dims[i], (r + dims[i].pb) % dims[i].s,
+                         dims[i].taps(0), i + 2);
+    }
+    for (int64_t i = 0; i < n; ++i)
+      wShape.push_back(dims[i].taps(0));
+    llvm::append_range(wIndex, taps);
+    Value filters = phaseWeights(b, loc, w, wShape, wIndex);
+    SmallVector<int64_t> accShape{xType.getDimSize(0), phases * m};
+    SmallVector<OpFoldResult> accSizes{batch, b.getIndexAttr(phases * m)};
+    for (const PhaseDim &pd : dims) {
+      accShape.push_back(pd.q());
+      accSizes.push_back(b.getIndexAttr(pd.q()));
+    }
+    Value init = createFilled(
+        b, loc, RankedTensorType::get(accShape, elementType), accSizes, zero);
+    FailureOr<Value> acc =
+        buildConv(b, loc, input, filters, init, ones, dilations, 1);
+    if (failed(acc))
+      return failure();
+    // (N, P * M, q...) -> (N, s..., M, q...).
+    SmallVector<ReassociationIndices> groups{{0}, {}};
+    for (int64_t i = 0; i <= n; ++i)
+      groups.back().push_back(1 + i);
+    for (int64_t i = 0; i < n; ++i)
+      groups.push_back({n + 2 + i});
+    z = tensor::ExpandShapeOp::create(b, loc, zType, *acc, groups);
+  } else {
+    // One convolution per phase, inserted into Z; phases that read nothing
+    // keep zeros.
+    z = allRead ? createEmpty(b, loc, zType, zSizes)
+                : createFilled(b, loc, zType, zSizes, zero);
+    SmallVector<int64_t> phase(n, 0);
+    for (int64_t p = 0; p < phases; ++p) {
+      for (int64_t i = n - 1, rest = p; i >= 0; --i) {
+        phase[i] = rest % dims[i].s;
+        rest /= dims[i].s;
+      }
+      SmallVector<int64_t> wShape{m, c / group};
+      SmallVector<AffineExpr> wIndex{d0.floorDiv(mPerGroup) * (c / group) + d1,
+                                     d0 % mPerGroup};
+      bool empty = false;
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t taps = dims[i].taps(phase[i]);
+        empty |= !dims[i].reads(phase[i]);
+        wShape.push_back(taps);
+        wIndex.push_back(tapIndex(
+            dims[i], getAffineConstantExpr(dims[i].firstTap(phase[i]), ctx),
+            taps, i + 2));
+      }
+      if (empty)
+        continue;
+      Value input = phaseInput(b, loc, x, dims, phase, zero);
+      Value filters = phaseWeights(b, loc, w, wShape, wIndex);
+      SmallVector<int64_t> accShape{xType.getDimSize(0), m};
+      SmallVector<OpFoldResult> accSizes{batch, b.getIndexAttr(m)};
+      SmallVector<OpFoldResult> offsets{b.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sliceSizes{batch};
+      for (int64_t i = 0; i < n; ++i) {
+        offsets.push_back(b.getIndexAttr(phase[i]));
+        sliceSizes.push_back(b.getIndexAttr(1));
+      }
+      offsets.push_back(b.getIndexAttr(0));
+      sliceSizes.push_back(b.getIndexAttr(m));
+      for (const PhaseDim &pd : dims) {
+        accShape.push_back(pd.q());
+        accSizes.push_back(b.getIndexAttr(pd.q()));
+        offsets.push_back(b.getIndexAttr(0));
+        sliceSizes.push_back(b.getIndexAttr(pd.q()));
+      }
+      Value init = createFilled(
+          b, loc, RankedTensorType::get(accShape, elementType), accSizes, zero);
+      FailureOr<Value> acc =
+          buildConv(b, loc, input, filters, init, ones, dilations, group);
+      if (failed(acc))
+        return failure();
+      SmallVector<OpFoldResult> unit(offsets.size(), b.getIndexAttr(1));
+      z = tensor::InsertSliceOp::create(b, loc, *acc, z, offsets, sliceSizes,
+                                        unit);
+    }
+  }
+
+  // Y (N, M, q0, s0, q1, s1, ...) from Z, plus the bias.
+  SmallVector<int64_t> yShape{xType.getDimSize(0), m};
+  SmallVector<OpFoldResult> ySizes{batch, b.getIndexAttr(m)};
+  SmallVector<AffineExpr> zIndex{d0};
+  for (int64_t i = 0; i < n; ++i) {
+    yShape.append({dims[i].q(), dims[i].s});
+    ySizes.append({b.getIndexAttr(dims[i].q()), b.getIndexAttr(dims[i].s)});
+    zIndex.push_back(getAffineDimExpr(3 + 2 * i, ctx));
+  }
+  zIndex.push_back(d1);
+  for (int64_t i = 0; i < n; ++i)
+    zIndex.push_back(getAffineDimExpr(2 + 2 * i, ctx));
+  unsigned yRank = yShape.size();
+  auto yType = RankedTensorType::get(yShape, elementType);
+  SmallVector<Value> ins{z};
+  SmallVector<AffineMap> maps{AffineMap::get(yRank, 0, zIndex, ctx)};
+  if (bias) {
+    auto biasType = cast<RankedTensorType>(bias.getType());
+    if (biasType.getDimSize(0) != m)
+      bias = tensor::CastOp::create(
+          b, loc, RankedTensorType::get({m}, biasType.getElementType()), bias);
+    ins.push_back(bias);
+    maps.push_back(AffineMap::get(yRank, 0, {d1}, ctx));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(yRank));
+  Value y =
+      linalg::GenericOp::create(
+          b, loc, yType, ins, ValueRange{createEmpty(b, loc, yType, ySizes)},
+          maps,
+          SmallVector<utils::IteratorType>(yRank,
+                                           utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value v = args[0];
+            if (bias)
+              v = arith::AddFOp::create(nb, nloc, v, args[1]);
+            linalg::YieldOp::create(nb, nloc, v);
+          })
+          .getResult(0);
+  // (N, M, q0 * s0, ...), cut to the output size.
+  SmallVector<ReassociationIndices> merge{{0}, {1}};
+  SmallVector<int64_t> fullShape{xType.getDimSize(0), m};
+  bool cut = false;
+  for (int64_t i = 0; i < n; ++i) {
+    merge.push_back({2 + 2 * i, 3 + 2 * i});
+    fullShape.push_back(dims[i].q() * dims[i].s);
+    cut |= dims[i].q() * dims[i].s != dims[i].out;
+  }
+  y = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(fullShape, elementType), y, merge);
+  if (cut) {
+    SmallVector<OpFoldResult> offsets(n + 2, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes{batch, b.getIndexAttr(m)};
+    for (const PhaseDim &pd : dims)
+      sizes.push_back(b.getIndexAttr(pd.out));
+    SmallVector<OpFoldResult> unit(n + 2, b.getIndexAttr(1));
+    y = tensor::ExtractSliceOp::create(b, loc, y, offsets, sizes, unit);
+  }
+  return y;
+}
+
 class ConvLowering : public OpConversionPattern<ONNXConvOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -394,6 +684,9 @@ public:
     SmallVector<OpFoldResult> offsets(2, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sliceStrides(2, rewriter.getIndexAttr(1));
     bool trivial = true;
+    // Per dim, for the phase split: strided dims undilated, sizes static.
+    SmallVector<PhaseDim> phaseDims;
+    bool phased = false, phasable = true;
     for (int64_t i = 0; i < n; ++i) {
       int64_t s = (*strides)[i], d = (*dilations)[i];
       if (s < 1 || d < 1)
@@ -447,9 +740,30 @@ public:
       offsets.push_back(rewriter.getIndexAttr(low));
       sliceStrides.push_back(rewriter.getIndexAttr(s));
       outSizes.push_back(out);
+      std::optional<int64_t> outStatic = getConstantIntValue(OpFoldResult(out));
+      phased |= s > 1;
+      phasable &= (s == 1 || d == 1) && outStatic && *outStatic > 0 &&
+                  !xType.isDynamicDim(i + 2);
+      if (phasable)
+        phaseDims.push_back(PhaseDim{s, d, (*kernel)[i], *begin,
+                                     xType.getDimSize(i + 2), *outStatic});
       trivial &= s == 1 && low == 0 && staticSize &&
                  !xType.isDynamicDim(i + 2) &&
                  *staticSize == xType.getDimSize(i + 2);
+    }
+    // Strided: one stride-1 convolution per phase of the stride, which
+    // multiplies no inserted zeros.
+    if (phased && phasable) {
+      FailureOr<Value> y =
+          buildPhasedConvTranspose(rewriter, loc, adaptor.getX(), adaptor.getW(),
+                                   adaptor.getB(), phaseDims, group, resultType);
+      if (succeeded(y)) {
+        Value result = *y;
+        if (result.getType() != resultType)
+          result = tensor::CastOp::create(rewriter, loc, resultType, result);
+        rewriter.replaceOp(op, result);
+        return success();
+      }
     }
     if (!trivial) {
       Value padded = createFilled(

@@ -132,23 +132,59 @@ func.func @conv2d_same_upper_dynamic(%x: tensor<?x3x?x?xf32>, %w: tensor<8x3x3x3
 
 // -----
 
-// ConvTranspose with strides 2 and pads 1: the input is spread over a zero
-// tensor with stride 2 (offset effK - 1 - pad = 1), W's channels are swapped
-// and its kernel reversed, then a stride-1 conv accumulates onto the bias.
+// ConvTranspose with strides 2 and pads 1, split into the stride's four
+// phases: output (2q + r0, 2q + r1) takes only the kernel taps
+// k = (r + 1) mod 2 + 2j, so each phase is a stride-1 conv with a 1- or
+// 2-tap reversed sub-kernel (no products of inserted zeros), inserted into
+// Z (N, 2, 2, M, 3, 3); one elementwise op interleaves Z's phases and adds
+// the bias, and the 6x6 result is cut to 5x5.
 
 func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3x5x5xf32> {
   %0 = "onnx.ConvTranspose"(%x, %w, %b) <{pads = [1, 1, 1, 1], strides = [2, 2]}> : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>, tensor<3xf32>) -> tensor<1x3x5x5xf32>
   return %0 : tensor<1x3x5x5xf32>
 }
-// CHECK-DAG: #[[FLIP:.+]] = affine_map<(d0, d1, d2, d3) -> ((d0 floordiv 3) * 2 + d1, d0 mod 3, -d2 + 2, -d3 + 2)>
-// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[P00:.+]] = affine_map<(d0, d1, d2, d3) -> ((d0 floordiv 3) * 2 + d1, d0 mod 3, d2 * -2 + 1, d3 * -2 + 1)>
+// CHECK-DAG: #[[P11:.+]] = affine_map<(d0, d1, d2, d3) -> ((d0 floordiv 3) * 2 + d1, d0 mod 3, (-d2 + 1) * 2, (-d3 + 1) * 2)>
+// CHECK-DAG: #[[ZREAD:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d5, d1, d2, d4)>
+// CHECK-DAG: #[[BREAD:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1)>
 // CHECK-LABEL: func.func @conv_transpose
 // CHECK-SAME: (%[[X:.+]]: tensor<1x2x3x3xf32>, %[[W:.+]]: tensor<2x3x3x3xf32>, %[[B:.+]]: tensor<3xf32>)
-// CHECK: %[[ZEROS:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1x2x7x7xf32>)
-// CHECK: %[[SPREAD:.+]] = tensor.insert_slice %[[X]] into %[[ZEROS]][0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x3x3xf32> into tensor<1x2x7x7xf32>
-// CHECK: %[[WF:.+]] = linalg.generic {indexing_maps = [#[[FLIP]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[W]] : tensor<2x3x3x3xf32>) outs(%{{.+}} : tensor<3x2x3x3xf32>)
-// CHECK: %[[BIAS:.+]] = linalg.broadcast ins(%[[B]] : tensor<3xf32>) outs(%{{.+}} : tensor<1x3x5x5xf32>) dimensions = [0, 2, 3]
-// CHECK: %[[Y:.+]] = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[SPREAD]], %[[WF]] : tensor<1x2x7x7xf32>, tensor<3x2x3x3xf32>) outs(%[[BIAS]] : tensor<1x3x5x5xf32>)
+// CHECK: %[[Z:.+]] = tensor.empty() : tensor<1x2x2x3x3x3xf32>
+// CHECK: %[[W00:.+]] = linalg.generic {indexing_maps = [#[[P00]], #{{.+}}]{{.*}} ins(%[[W]] : tensor<2x3x3x3xf32>) outs(%{{.+}} : tensor<3x2x1x1xf32>)
+// CHECK: %[[Y00:.+]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %[[W00]] : tensor<1x2x3x3xf32>, tensor<3x2x1x1xf32>) outs(%{{.+}} : tensor<1x3x3x3xf32>)
+// CHECK: %[[Z00:.+]] = tensor.insert_slice %[[Y00]] into %[[Z]][0, 0, 0, 0, 0, 0] [1, 1, 1, 3, 3, 3]
+// CHECK: tensor.pad %[[X]] low[0, 0, 0, 0] high[0, 0, 0, 1]
+// CHECK: tensor.insert_slice %{{.+}} into %[[Z00]][0, 0, 1, 0, 0, 0] [1, 1, 1, 3, 3, 3]
+// CHECK: tensor.pad %[[X]] low[0, 0, 0, 0] high[0, 0, 1, 0]
+// CHECK: %[[PAD11:.+]] = tensor.pad %[[X]] low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK: %[[W11:.+]] = linalg.generic {indexing_maps = [#[[P11]], #{{.+}}]{{.*}} ins(%[[W]] : tensor<2x3x3x3xf32>) outs(%{{.+}} : tensor<3x2x2x2xf32>)
+// CHECK: %[[Y11:.+]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[PAD11]], %[[W11]] : tensor<1x2x4x4xf32>, tensor<3x2x2x2xf32>)
+// CHECK: %[[ZALL:.+]] = tensor.insert_slice %[[Y11]] into %{{.+}}[0, 1, 1, 0, 0, 0] [1, 1, 1, 3, 3, 3]
+// CHECK: %[[Y6:.+]] = linalg.generic {indexing_maps = [#[[ZREAD]], #[[BREAD]], #{{.+}}]{{.*}} ins(%[[ZALL]], %[[B]] : tensor<1x2x2x3x3x3xf32>, tensor<3xf32>) outs(%{{.+}} : tensor<1x3x3x2x3x2xf32>)
+// CHECK: arith.addf
+// CHECK: %[[FULL:.+]] = tensor.collapse_shape %[[Y6]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x3x3x2x3x2xf32> into tensor<1x3x6x6xf32>
+// CHECK: %[[Y:.+]] = tensor.extract_slice %[[FULL]][0, 0, 0, 0] [1, 3, 5, 5] [1, 1, 1, 1]
+// CHECK: return %[[Y]]
+
+// -----
+
+// Kernel = stride (a UNet's 2x2 up-sampling): every phase is a 1x1 conv of
+// the same input, so the four phases are one conv with 4 x 3 filters
+// (filter p * 3 + m is tap p of output channel m).
+
+func.func @conv_transpose_up(%x: tensor<1x4x8x8xf32>, %w: tensor<4x3x2x2xf32>, %b: tensor<3xf32>) -> tensor<1x3x16x16xf32> {
+  %0 = "onnx.ConvTranspose"(%x, %w, %b) <{kernel_shape = [2, 2], strides = [2, 2]}> : (tensor<1x4x8x8xf32>, tensor<4x3x2x2xf32>, tensor<3xf32>) -> tensor<1x3x16x16xf32>
+  return %0 : tensor<1x3x16x16xf32>
+}
+// CHECK-DAG: #[[TAPS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d0 mod 3, (d0 floordiv 6) mod 2 - d2 * 2, (d0 floordiv 3) mod 2 - d3 * 2)>
+// CHECK-DAG: #[[ZREAD:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d5, d1, d2, d4)>
+// CHECK-LABEL: func.func @conv_transpose_up
+// CHECK-SAME: (%[[X:.+]]: tensor<1x4x8x8xf32>, %[[W:.+]]: tensor<4x3x2x2xf32>, %[[B:.+]]: tensor<3xf32>)
+// CHECK: %[[WP:.+]] = linalg.generic {indexing_maps = [#[[TAPS]], #{{.+}}]{{.*}} ins(%[[W]] : tensor<4x3x2x2xf32>) outs(%{{.+}} : tensor<12x4x1x1xf32>)
+// CHECK: %[[ACC:.+]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X]], %[[WP]] : tensor<1x4x8x8xf32>, tensor<12x4x1x1xf32>) outs(%{{.+}} : tensor<1x12x8x8xf32>)
+// CHECK: %[[Z:.+]] = tensor.expand_shape %[[ACC]] {{\[}}[0], [1, 2, 3], [4], [5]] output_shape [1, 2, 2, 3, 8, 8]
+// CHECK: %[[Y6:.+]] = linalg.generic {indexing_maps = [#[[ZREAD]], #{{.+}}, #{{.+}}]{{.*}} ins(%[[Z]], %[[B]] : tensor<1x2x2x3x8x8xf32>, tensor<3xf32>) outs(%{{.+}} : tensor<1x3x8x2x8x2xf32>)
+// CHECK: %[[Y:.+]] = tensor.collapse_shape %[[Y6]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x3x8x2x8x2xf32> into tensor<1x3x16x16xf32>
 // CHECK: return %[[Y]]
 
 // -----
