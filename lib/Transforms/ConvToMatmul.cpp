@@ -46,6 +46,9 @@ constexpr int64_t kPositionBlock = 256;
 constexpr int64_t kFilterBlock = 64;
 /// Blocks a conv is split into at least, where its sizes allow.
 constexpr int64_t kMinBlocks = 4;
+/// im2col tensors larger than this are built block by block (half of a
+/// 2 MiB L2).
+constexpr int64_t kPanelThreshold = 1 << 20;
 
 
 /// Where a conv's accumulator starts: its init (1 x F x OH x OW) when that
@@ -199,11 +202,36 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   int64_t nb, computed;
   std::tie(nb, computed) = positionBlocks(positions);
   int64_t fb = filterBlock(f);
+  // An im2col tensor larger than the L2 cache (a network's first conv on a
+  // 224 x 224 image: 147 rows x 12544 positions, 7 MiB) is built block by
+  // block instead: each block of whole output rows copies its columns into
+  // a panel that the block's matmuls read while it is in cache (the whole
+  // tensor went out to memory and back).
+  // A panel's rows are `panelRow` >= OW columns wide (the extra ones are
+  // computed and dropped), so that its blocks are whole register tiles.
+  int64_t panelRow = roundUp(ow, 8), rowsPerBlock = 0;
+  for (int64_t r = kPositionBlock / panelRow; r >= 1 && !rowsPerBlock; --r)
+    if (r * panelRow % kPositionMultiple == 0)
+      rowsPerBlock = r;
+  if (!rowsPerBlock) {
+    panelRow = roundUp(ow, kPositionMultiple);
+    rowsPerBlock = std::max<int64_t>(1, kPositionBlock / panelRow);
+  }
+  int64_t rowBlocks = (oh + rowsPerBlock - 1) / rowsPerBlock;
+  bool panels = !shifted && c < minShiftedChannels &&
+                kh * kw * c * positions * 4 > kPanelThreshold &&
+                rowBlocks >= kMinBlocks;
+  if (panels) {
+    row = panelRow;
+    positions = oh * row;
+    nb = rowsPerBlock * row;
+    computed = rowBlocks * nb;
+  }
   // A small conv (a 1x1 conv on 14 x 14 or 7 x 7 in a network's last
   // stages) still gets kMinBlocks blocks for the threads to share: halved
   // filter blocks while they stay multiples of 8, then halved position
   // blocks while they stay multiples of 32.
-  while ((f / fb) * (computed / nb) < kMinBlocks) {
+  while (!panels && (f / fb) * (computed / nb) < kMinBlocks) {
     if (fb % 16 == 0)
       fb /= 2;
     else if (nb % 64 == 0)
@@ -269,6 +297,12 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
       if (needed > hp * wp)
         flat = zeroPadHigh(rewriter, loc, flat, {0, needed - hp * wp});
     }
+  } else if (panels) {
+    // Zero rows at the bottom for the last block's rows past OH.
+    int64_t needed = (rowBlocks * rowsPerBlock - 1) * strides[0] +
+                     (kh - 1) * dh + 1;
+    if (needed > hp)
+      x = zeroPadHigh(rewriter, loc, x, {0, 0, needed - hp, 0});
   } else {
     columns = tensor::EmptyOp::create(rewriter, loc,
                                       ArrayRef<int64_t>{kh * kw, c, computed},
@@ -328,6 +362,9 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     wk3 = tensor::CollapseShapeOp::create(
         rewriter, loc, wt,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
+  } else if (panels) {
+    wk2 = tensor::CollapseShapeOp::create(
+        rewriter, loc, wt, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
   } else {
     wk2 = tensor::CollapseShapeOp::create(
         rewriter, loc, wt, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
@@ -340,7 +377,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // while it is in cache: by a loop over the kernel positions (shifted
   // slices), or by one matmul over the im2col rows.
   auto emitBlock = [&](OpBuilder &b, Location l, Value fi, Value pi,
-                       Value into) -> Value {
+                       Value into, Value panel) -> Value {
     auto blockType = RankedTensorType::get({fb, nb}, f32);
     Value block = start.block(b, l, into, fi, pi, fb, nb);
     Value computedBlock;
@@ -350,11 +387,12 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
           b, l, RankedTensorType::get({fb, k}, f32), wk2,
           ArrayRef<OpFoldResult>{fi, zero}, ArrayRef<OpFoldResult>{idx(fb), idx(k)},
           ArrayRef<OpFoldResult>{one, one});
-      Value xk = tensor::ExtractSliceOp::create(
-          b, l, RankedTensorType::get({k, nb}, f32), columns2,
-          ArrayRef<OpFoldResult>{zero, pi},
-          ArrayRef<OpFoldResult>{idx(k), idx(nb)},
-          ArrayRef<OpFoldResult>{one, one});
+      Value xk = panel ? panel
+                       : tensor::ExtractSliceOp::create(
+                             b, l, RankedTensorType::get({k, nb}, f32),
+                             columns2, ArrayRef<OpFoldResult>{zero, pi},
+                             ArrayRef<OpFoldResult>{idx(k), idx(nb)},
+                             ArrayRef<OpFoldResult>{one, one});
       computedBlock = linalg::MatmulOp::create(b, l, TypeRange{blockType},
                                                ValueRange{wk, xk},
                                                ValueRange{block})
@@ -406,16 +444,88 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   // 4.48-4.57 -> 4.25-4.35 when changed).
   int64_t positionBlockCount = computed / nb;
   int64_t blockCount = f / fb * positionBlockCount;
+  if (panels)
+    blockCount = positionBlockCount;
+  // Panels: the loop is over blocks of rows; each builds its panel
+  // (KH*KW*C x nb: one strided copy per kernel position) and runs its
+  // filter blocks. Panel i is part i of `all`, a loop-carried tensor: a
+  // buffer of the function's, where one allocated in the loop would keep
+  // the loop off the threads.
+  auto panelBlocks = [&](OpBuilder &b, Location l, Value i, Value into,
+                         Value all) -> std::pair<Value, Value> {
+    Value pi = arith::MulIOp::create(b, l, i, cst(b, l, nb));
+    Value top0 =
+        arith::MulIOp::create(b, l, i, cst(b, l, rowsPerBlock * strides[0]));
+    auto panelType =
+        RankedTensorType::get({kh * kw, c, rowsPerBlock, row}, f32);
+    SmallVector<OpFoldResult> panelOffsets{i, zero, zero, zero, zero};
+    SmallVector<OpFoldResult> panelSizes{one, idx(kh * kw), idx(c),
+                                         idx(rowsPerBlock), idx(row)};
+    SmallVector<OpFoldResult> unit5(5, one);
+    Value panel = tensor::ExtractSliceOp::create(b, l, panelType, all,
+                                                 panelOffsets, panelSizes, unit5);
+    auto slabLoop = scf::ForOp::create(
+        b, l, cst(b, l, 0), cst(b, l, kh * kw), cst(b, l, 1),
+        ValueRange{panel},
+        [&](OpBuilder &b, Location l, Value k, ValueRange args) {
+          Value r = arith::DivUIOp::create(b, l, k, cst(b, l, kw));
+          Value q = arith::RemUIOp::create(b, l, k, cst(b, l, kw));
+          Value top = arith::AddIOp::create(
+              b, l, top0, arith::MulIOp::create(b, l, r, cst(b, l, dh)));
+          Value left = arith::MulIOp::create(b, l, q, cst(b, l, dw));
+          auto slabType = RankedTensorType::get({c, rowsPerBlock, ow}, f32);
+          Value slice = tensor::ExtractSliceOp::create(
+              b, l, slabType, x, ArrayRef<OpFoldResult>{zero, zero, top, left},
+              ArrayRef<OpFoldResult>{one, idx(c), idx(rowsPerBlock), idx(ow)},
+              ArrayRef<OpFoldResult>{one, one, idx(strides[0]),
+                                     idx(strides[1])});
+          SmallVector<OpFoldResult> offsets{k, zero, zero, zero};
+          SmallVector<OpFoldResult> sizes{one, idx(c), idx(rowsPerBlock),
+                                          idx(ow)};
+          SmallVector<OpFoldResult> unit(4, one);
+          Value slab = tensor::ExtractSliceOp::create(b, l, slabType, args[0],
+                                                      offsets, sizes, unit);
+          Value copied =
+              linalg::CopyOp::create(b, l, slice, slab).getResult(0);
+          scf::YieldOp::create(
+              b, l,
+              tensor::InsertSliceOp::create(b, l, copied, args[0], offsets,
+                                            sizes, unit)
+                  .getResult());
+        });
+    Value filled = slabLoop.getResult(0);
+    Value panel2 = tensor::CollapseShapeOp::create(
+        b, l, filled, SmallVector<ReassociationIndices>{{0, 1}, {2, 3}});
+    auto filterLoop = scf::ForOp::create(
+        b, l, cst(b, l, 0), cst(b, l, f), cst(b, l, fb), ValueRange{into},
+        [&](OpBuilder &b, Location l, Value fi, ValueRange args) {
+          scf::YieldOp::create(b, l, emitBlock(b, l, fi, pi, args[0], panel2));
+        });
+    Value updated = tensor::InsertSliceOp::create(b, l, filled, all,
+                                                  panelOffsets, panelSizes, unit5);
+    return {filterLoop.getResult(0), updated};
+  };
+  SmallVector<Value> inits{acc};
+  if (panels)
+    inits.push_back(tensor::EmptyOp::create(
+        rewriter, loc,
+        ArrayRef<int64_t>{positionBlockCount, kh * kw, c, rowsPerBlock, row},
+        f32));
   auto blockLoop = scf::ForOp::create(
       rewriter, loc, cst(rewriter, loc, 0), cst(rewriter, loc, blockCount),
-      cst(rewriter, loc, 1), ValueRange{acc},
+      cst(rewriter, loc, 1), inits,
       [&](OpBuilder &b, Location l, Value i, ValueRange args) {
+        if (panels) {
+          auto [computed, panels] = panelBlocks(b, l, i, args[0], args[1]);
+          scf::YieldOp::create(b, l, ValueRange{computed, panels});
+          return;
+        }
         Value count = cst(b, l, f / fb);
         Value pi = arith::MulIOp::create(
             b, l, arith::DivUIOp::create(b, l, i, count), cst(b, l, nb));
         Value fi = arith::MulIOp::create(
             b, l, arith::RemUIOp::create(b, l, i, count), cst(b, l, fb));
-        scf::YieldOp::create(b, l, emitBlock(b, l, fi, pi, args[0]));
+        scf::YieldOp::create(b, l, emitBlock(b, l, fi, pi, args[0], Value()));
       });
   blockLoop->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
   acc = blockLoop.getResult(0);

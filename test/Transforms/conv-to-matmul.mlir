@@ -380,3 +380,31 @@ func.func @small_blocks(%x: tensor<1x32x14x14xf32>, %w: tensor<64x32x1x1xf32>) -
   %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x32x14x14xf32>, tensor<64x32x1x1xf32>) outs(%init : tensor<1x64x14x14xf32>) -> tensor<1x64x14x14xf32>
   return %y : tensor<1x64x14x14xf32>
 }
+
+// -----
+
+// A first conv on an RGB image whose im2col tensor would outgrow the L2
+// (7 x 7 x 3 = 147 rows x 57 x 57 positions: 1.9 MB): one loop over blocks
+// of whole output rows (4 rows of 64 columns: 57 rounded up to 8, and 4 x 64
+// a whole number of 32-column register tiles), each copying its rows'
+// columns into its own panel of a loop-carried tensor, and running its
+// filter blocks (here one) over the panel while it is in cache. The last
+// block's rows past 57 read zero rows added at the bottom of the input.
+// IM2COL-LABEL: func.func @panels
+// IM2COL: tensor.pad %{{.+}} low[0, 0, 0, 0] high[0, 0, 6, 0]
+// IM2COL: %[[ALL:.+]] = tensor.empty() : tensor<15x49x3x4x64xf32>
+// IM2COL: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}, %[[PANELS:.+]] = %[[ALL]]) -> (tensor<64x3840xf32>, tensor<15x49x3x4x64xf32>)
+// IM2COL: %[[PANEL:.+]] = tensor.extract_slice %[[PANELS]][%[[I]], 0, 0, 0, 0] [1, 49, 3, 4, 64]
+// IM2COL: scf.for {{.+}} iter_args(%{{.+}} = %[[PANEL]])
+// IM2COL: tensor.extract_slice %{{.+}}[0, 0, %{{.+}}, %{{.+}}] [1, 3, 4, 57] [1, 1, 2, 2] : tensor<1x3x125x119xf32> to tensor<3x4x57xf32>
+// IM2COL: linalg.copy
+// IM2COL: %[[B:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2, 3]] : tensor<49x3x4x64xf32> into tensor<147x256xf32>
+// IM2COL: linalg.matmul ins(%{{.+}}, %[[B]] : tensor<64x147xf32>, tensor<147x256xf32>)
+// IM2COL: } {onnxc.parallel}
+func.func @panels(%x: tensor<1x3x119x119xf32>, %w: tensor<64x3x7x7xf32>,
+                  %init: tensor<1x64x57x57xf32>) -> tensor<1x64x57x57xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%x, %w : tensor<1x3x119x119xf32>, tensor<64x3x7x7xf32>)
+    outs(%init : tensor<1x64x57x57xf32>) -> tensor<1x64x57x57xf32>
+  return %0 : tensor<1x64x57x57xf32>
+}
