@@ -4,7 +4,8 @@
 // become broadcasts and vector.fma per row; transfers get minor-identity
 // permutation maps and rank 1 (VectorToSCF unrolls what remains), masks,
 // transposes, broadcasts, shape casts and multi-reductions are lowered, so
-// that convert-vector-to-llvm sees only 1-D vector operations.
+// that convert-vector-to-llvm sees only 1-D vector operations. Register
+// tiles' k loops first get software prefetches of their A rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -108,8 +110,49 @@ struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
 
 struct LowerVectorsPass
     : mlir::onnxc::impl::LowerVectorsBase<LowerVectorsPass> {
+  using LowerVectorsBase::LowerVectorsBase;
+  /// Register tiles that read their A column (M x 1) from a memref in a
+  /// loop over k also prefetch one of its rows per step, `distance`
+  /// elements ahead (see the pass description).
+  void prefetchContractionRows(int64_t distance) {
+    getOperation().walk([&](vector::ContractionOp contract) {
+      auto read = contract.getLhs().getDefiningOp<vector::TransferReadOp>();
+      auto loop = dyn_cast<scf::ForOp>(contract->getParentOp());
+      if (!read || !loop || read->getParentOp() != loop.getOperation())
+        return;
+      auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+      VectorType type = read.getVectorType();
+      if (!memrefType || memrefType.getRank() < 2 || type.getRank() != 2 ||
+          type.getDimSize(1) != 1 || type.getDimSize(0) > 16 ||
+          !read.getPermutationMap().isMinorIdentity())
+        return;
+      if (!loop.getBody()->getOps<memref::PrefetchOp>().empty())
+        return;
+      OpBuilder b(read);
+      Location loc = read.getLoc();
+      SmallVector<Value> indices(read.getIndices());
+      Value row = indices[indices.size() - 2];
+      Value ahead = arith::AddIOp::create(
+          b, loc, indices.back(),
+          arith::ConstantIndexOp::create(b, loc, distance));
+      // One row per step, in turn: each row every M steps, so each cache
+      // line of it (16 steps) M / 16 times.
+      Value turn = arith::RemUIOp::create(
+          b, loc, loop.getInductionVar(),
+          arith::ConstantIndexOp::create(b, loc, type.getDimSize(0)));
+      SmallVector<Value> at(indices);
+      at[at.size() - 2] = arith::AddIOp::create(b, loc, row, turn);
+      at.back() = ahead;
+      memref::PrefetchOp::create(b, loc, read.getBase(), at,
+                                 /*isWrite=*/false, /*localityHint=*/3,
+                                 /*isDataCache=*/true);
+    });
+  }
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    if (prefetchDistance > 0)
+      prefetchContractionRows(prefetchDistance);
     // Masked transfers first: vector.mask regions hold one op each, and the
     // other lowerings would put more into them.
     RewritePatternSet maskPatterns(ctx);

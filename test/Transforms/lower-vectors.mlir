@@ -87,3 +87,39 @@ func.func @contiguous_read(%m: memref<4x8xf32>, %i: index) -> vector<8xf32> {
       : memref<4x8xf32>, vector<8xf32>
   return %v : vector<8xf32>
 }
+
+// A register tile's k loop reading its 8 x 1 A column from a memref also
+// prefetches one row of it per step, in turn (row i + k mod 8), 64 elements
+// ahead; run again, the pass adds no second prefetch.
+// RUN: onnx-mlir-opt %s --onnxc-lower-vectors --onnxc-lower-vectors | FileCheck %s --check-prefix=PREFETCH
+// PREFETCH-LABEL: func.func @prefetch
+// PREFETCH-DAG: %[[C8:.*]] = arith.constant 8 : index
+// PREFETCH-DAG: %[[C64:.*]] = arith.constant 64 : index
+// PREFETCH: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// PREFETCH: %[[AHEAD:.*]] = arith.addi %[[K]], %[[C64]] : index
+// PREFETCH: %[[TURN:.*]] = arith.remui %[[K]], %[[C8]] : index
+// PREFETCH: %[[ROW:.*]] = arith.addi %arg2, %[[TURN]] : index
+// PREFETCH: memref.prefetch %arg0[%[[ROW]], %[[AHEAD]]], read, locality<3>, data : memref<64x256xf32>
+// PREFETCH-NOT: memref.prefetch
+// PREFETCH: vector.fma
+// PREFETCH: scf.yield
+func.func @prefetch(%a: memref<64x256xf32>, %b: memref<256x32xf32>, %i: index,
+                    %acc: vector<8x32xf32>) -> vector<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%c = %acc) -> (vector<8x32xf32>) {
+    %va = vector.transfer_read %a[%i, %k], %pad {in_bounds = [true, true]} : memref<64x256xf32>, vector<8x1xf32>
+    %vb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x32xf32>, vector<1x32xf32>
+    %n = vector.contract {
+           indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                            affine_map<(m, n, k) -> (k, n)>,
+                            affine_map<(m, n, k) -> (m, n)>],
+           iterator_types = ["parallel", "parallel", "reduction"],
+           kind = #vector.kind<add>} %va, %vb, %c
+         : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+    scf.yield %n : vector<8x32xf32>
+  }
+  return %r : vector<8x32xf32>
+}
