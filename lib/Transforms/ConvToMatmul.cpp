@@ -46,6 +46,9 @@ constexpr int64_t kPositionBlock = 256;
 constexpr int64_t kFilterBlock = 64;
 /// Blocks a conv is split into at least, where its sizes allow.
 constexpr int64_t kMinBlocks = 4;
+/// Grouped convs with at most this many groups are rewritten group after
+/// group; more groups, in a loop.
+constexpr int64_t kMaxUnrolledGroups = 8;
 /// im2col tensors larger than this are built block by block (half of a
 /// 2 MiB L2).
 constexpr int64_t kPanelThreshold = 1 << 20;
@@ -540,6 +543,23 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   return success();
 }
 
+/// The 1-D bias of a grouped conv's init (1 x G x F x OH x OW) that is the
+/// bias broadcast along dims 0, 2, 3 and split into G groups of F; or null.
+Value groupedBias(Value init) {
+  auto expand = init.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand || expand.getReassociationIndices() !=
+                     SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}})
+    return Value();
+  auto broadcast = expand.getSrc().getDefiningOp<linalg::BroadcastOp>();
+  if (!broadcast)
+    return Value();
+  auto inType = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
+  if (!inType || inType.getRank() != 1 || !inType.hasStaticShape() ||
+      broadcast.getDimensions() != ArrayRef<int64_t>{0, 2, 3})
+    return Value();
+  return broadcast.getInput();
+}
+
 /// A grouped convolution (1 x G x C x H x W, filters G x F x C x KH x KW) as
 /// a loop over the groups, each one a conv_2d_nchw_fchw on its slices that
 /// rewriteConv then turns into matmuls.
@@ -574,41 +594,80 @@ LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
     return RankedTensorType::get(shape, f32);
   };
   SmallVector<OpFoldResult> unit5(5, one);
-  linalg::Conv2DNchwFchwOp groupConv;
-  auto loop = scf::ForOp::create(
-      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
-      arith::ConstantIndexOp::create(rewriter, loc, g),
-      arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{init},
-      [&](OpBuilder &b, Location l, Value gi, ValueRange args) {
-        auto [xOff, xSize] = groupSlice(xType, 1, gi);
-        auto [wOff, wSize] = groupSlice(wType, 0, gi);
-        auto [oOff, oSize] = groupSlice(outType, 1, gi);
-        Value xg = tensor::ExtractSliceOp::create(
-            b, l, without(xType, 1), x, xOff, xSize, unit5);
-        Value wg = tensor::ExtractSliceOp::create(
-            b, l, without(wType, 0), w, wOff, wSize, unit5);
-        // A fill stays a fill (built block by block by rewriteConv).
-        Value og;
-        if (auto fill = init.getDefiningOp<linalg::FillOp>())
-          og = linalg::FillOp::create(
-                   b, l, fill.getInputs()[0],
-                   tensor::EmptyOp::create(b, l, without(outType, 1).getShape(),
-                                           f32).getResult())
-                   .getResult(0);
-        else
-          og = tensor::ExtractSliceOp::create(b, l, without(outType, 1),
-                                              args[0], oOff, oSize, unit5);
-        groupConv = linalg::Conv2DNchwFchwOp::create(
-            b, l, TypeRange{og.getType()}, ValueRange{xg, wg}, ValueRange{og},
-            conv.getStridesAttr(), conv.getDilationsAttr());
-        Value updated = tensor::InsertSliceOp::create(
-            b, l, groupConv.getResult(0), args[0], oOff, oSize, unit5);
-        scf::YieldOp::create(b, l, updated);
-      });
-  rewriter.replaceOp(conv, loop.getResult(0));
-  // Else a conv per group.
-  (void)rewriteConv(rewriter, groupConv, minShiftedChannels,
-                    /*fuseEpilogue=*/false);
+  SmallVector<linalg::Conv2DNchwFchwOp> groupConvs;
+  // Groups that start from a fill or their part of a bias write all of
+  // the result: the loop starts from an empty tensor.
+  Value loopInit = init;
+  if (init.getDefiningOp<linalg::FillOp>() || groupedBias(init))
+    loopInit = tensor::EmptyOp::create(rewriter, loc, outType.getShape(), f32);
+  // Group gi's conv on its slices, inserted into `into`.
+  auto emitGroup = [&](OpBuilder &b, Location l, Value gi,
+                       Value into) -> Value {
+    auto [xOff, xSize] = groupSlice(xType, 1, gi);
+    auto [wOff, wSize] = groupSlice(wType, 0, gi);
+    auto [oOff, oSize] = groupSlice(outType, 1, gi);
+    Value xg = tensor::ExtractSliceOp::create(b, l, without(xType, 1), x, xOff,
+                                              xSize, unit5);
+    Value wg = tensor::ExtractSliceOp::create(b, l, without(wType, 0), w, wOff,
+                                              wSize, unit5);
+    // A fill stays a fill, and a bias broadcast (split into groups) the
+    // broadcast of the group's part of the bias: rewriteConv builds them
+    // block by block, where another init is copied in and out.
+    Value og;
+    auto groupEmpty = [&]() {
+      return tensor::EmptyOp::create(b, l, without(outType, 1).getShape(), f32)
+          .getResult();
+    };
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      og = linalg::FillOp::create(b, l, fill.getInputs()[0], groupEmpty())
+               .getResult(0);
+    } else if (Value bias = groupedBias(init)) {
+      int64_t perGroup = outType.getDimSize(2);
+      Value offset = arith::MulIOp::create(
+          b, l, gi, arith::ConstantIndexOp::create(b, l, perGroup));
+      Value part = tensor::ExtractSliceOp::create(
+          b, l, RankedTensorType::get({perGroup}, f32), bias,
+          ArrayRef<OpFoldResult>{offset}, ArrayRef<OpFoldResult>{idx(perGroup)},
+          ArrayRef<OpFoldResult>{one});
+      og = linalg::BroadcastOp::create(b, l, part, groupEmpty(),
+                                       ArrayRef<int64_t>{0, 2, 3})
+               ->getResult(0);
+    } else {
+      og = tensor::ExtractSliceOp::create(b, l, without(outType, 1), into,
+                                          oOff, oSize, unit5);
+    }
+    groupConvs.push_back(linalg::Conv2DNchwFchwOp::create(
+        b, l, TypeRange{og.getType()}, ValueRange{xg, wg}, ValueRange{og},
+        conv.getStridesAttr(), conv.getDilationsAttr()));
+    return tensor::InsertSliceOp::create(b, l, groupConvs.back().getResult(0),
+                                         into, oOff, oSize, unit5);
+  };
+  Value result;
+  if (g <= kMaxUnrolledGroups) {
+    // A few groups one after the other: each group's filters are a slice at
+    // a constant offset, so onnxc-hoist-constants lays them out once (in a
+    // loop over the groups they were laid out on every run).
+    result = loopInit;
+    for (int64_t gi = 0; gi < g; ++gi)
+      result = emitGroup(rewriter, loc,
+                         arith::ConstantIndexOp::create(rewriter, loc, gi),
+                         result);
+  } else {
+    auto loop = scf::ForOp::create(
+        rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+        arith::ConstantIndexOp::create(rewriter, loc, g),
+        arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{loopInit},
+        [&](OpBuilder &b, Location l, Value gi, ValueRange args) {
+          scf::YieldOp::create(b, l, emitGroup(b, l, gi, args[0]));
+        });
+    result = loop.getResult(0);
+  }
+  rewriter.replaceOp(conv, result);
+  // Each group's conv as matmuls (one that rewriteConv cannot rewrite
+  // stays a conv).
+  for (linalg::Conv2DNchwFchwOp groupConv : groupConvs)
+    (void)rewriteConv(rewriter, groupConv, minShiftedChannels,
+                      /*fuseEpilogue=*/false);
   return success();
 }
 

@@ -120,17 +120,64 @@ func.func @conv_bias(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
   return %r : tensor<1x8x4x4xf32>
 }
 
-// Groups: a loop over the groups, each a convolution of its slices
+// Groups (at most 8): one after the other, each a convolution of its
+// slices (the filters' at a constant offset, for onnxc-hoist-constants)
 // rewritten into matmuls.
 // CHECK-LABEL: func.func @grouped
-// CHECK: scf.for %[[G:.*]] = %c0 to %c2 step %c1 iter_args(%[[OUT:.*]] = %arg2) -> (tensor<1x2x4x5x5xf32>)
-// CHECK:   tensor.extract_slice %arg0[0, %[[G]], 0, 0, 0] [1, 1, 3, 5, 5] [1, 1, 1, 1, 1] : tensor<1x2x3x5x5xf32> to tensor<1x3x5x5xf32>
-// CHECK:   tensor.extract_slice %arg1[%[[G]], 0, 0, 0, 0] [1, 4, 3, 1, 1] [1, 1, 1, 1, 1] : tensor<2x4x3x1x1xf32> to tensor<4x3x1x1xf32>
-// CHECK:   linalg.matmul {{.*}} -> tensor<4x32xf32>
-// CHECK:   tensor.insert_slice %{{.*}} into %[[OUT]][0, %[[G]], 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK-NOT: scf.for
+// CHECK: tensor.extract_slice %arg0[0, 0, 0, 0, 0] [1, 1, 3, 5, 5] [1, 1, 1, 1, 1] : tensor<1x2x3x5x5xf32> to tensor<1x3x5x5xf32>
+// CHECK: tensor.extract_slice %arg1[0, 0, 0, 0, 0] [1, 4, 3, 1, 1] [1, 1, 1, 1, 1] : tensor<2x4x3x1x1xf32> to tensor<4x3x1x1xf32>
+// CHECK: linalg.matmul {{.*}} -> tensor<4x32xf32>
+// CHECK: %[[G0:.*]] = tensor.insert_slice %{{.*}} into %arg2[0, 0, 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK: tensor.extract_slice %arg0[0, 1, 0, 0, 0] [1, 1, 3, 5, 5]
+// CHECK: tensor.extract_slice %arg1[1, 0, 0, 0, 0] [1, 4, 3, 1, 1]
+// CHECK: linalg.matmul {{.*}} -> tensor<4x32xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %[[G0]][0, 1, 0, 0, 0] [1, 1, 4, 5, 5]
 // CHECK-NOT: linalg.conv
 func.func @grouped(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
                    %init: tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32> {
+  %r = linalg.conv_2d_ngchw_gfchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x1x1xf32>)
+         outs(%init : tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32>
+  return %r : tensor<1x2x4x5x5xf32>
+}
+
+// More than 8 groups: a loop over them.
+// CHECK-LABEL: func.func @grouped_many
+// CHECK: scf.for %[[G:.*]] = %c0 to %c9 step %c1 iter_args(%[[OUT:.*]] = %arg2) -> (tensor<1x9x4x5x5xf32>)
+// CHECK:   tensor.extract_slice %arg0[0, %[[G]], 0, 0, 0] [1, 1, 3, 5, 5] [1, 1, 1, 1, 1] : tensor<1x9x3x5x5xf32> to tensor<1x3x5x5xf32>
+// CHECK:   linalg.matmul {{.*}} -> tensor<4x32xf32>
+// CHECK:   tensor.insert_slice %{{.*}} into %[[OUT]][0, %[[G]], 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK-NOT: linalg.conv
+func.func @grouped_many(%x: tensor<1x9x3x5x5xf32>, %w: tensor<9x4x3x1x1xf32>,
+                        %init: tensor<1x9x4x5x5xf32>) -> tensor<1x9x4x5x5xf32> {
+  %r = linalg.conv_2d_ngchw_gfchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x9x3x5x5xf32>, tensor<9x4x3x1x1xf32>)
+         outs(%init : tensor<1x9x4x5x5xf32>) -> tensor<1x9x4x5x5xf32>
+  return %r : tensor<1x9x4x5x5xf32>
+}
+
+// Groups with a bias: each group's conv starts from the broadcast of its
+// part of the bias (which rewriteConv builds block by block), not from a
+// slice of the broadcast over all groups (copied in and out); the groups
+// write into an empty tensor.
+// CHECK-LABEL: func.func @grouped_bias
+// CHECK-NOT: linalg.broadcast ins(%arg2
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x2x4x5x5xf32>
+// CHECK: %[[PART0:.*]] = tensor.extract_slice %arg2[0] [4] [1] : tensor<8xf32> to tensor<4xf32>
+// CHECK: linalg.broadcast ins(%[[PART0]] : tensor<4xf32>) outs(%{{.*}} : tensor<4x32xf32>) dimensions = [1]
+// CHECK: %[[G0:.*]] = tensor.insert_slice %{{.*}} into %[[EMPTY]][0, 0, 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK: %[[PART1:.*]] = tensor.extract_slice %arg2[4] [4] [1] : tensor<8xf32> to tensor<4xf32>
+// CHECK: linalg.broadcast ins(%[[PART1]] : tensor<4xf32>) outs(%{{.*}} : tensor<4x32xf32>) dimensions = [1]
+// CHECK: tensor.insert_slice %{{.*}} into %[[G0]][0, 1, 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK-NOT: linalg.conv
+func.func @grouped_bias(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
+                        %b: tensor<8xf32>) -> tensor<1x2x4x5x5xf32> {
+  %e = tensor.empty() : tensor<1x8x5x5xf32>
+  %bc = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e : tensor<1x8x5x5xf32>) dimensions = [0, 2, 3]
+  %init = tensor.expand_shape %bc [[0], [1, 2], [3], [4]] output_shape [1, 2, 4, 5, 5] : tensor<1x8x5x5xf32> into tensor<1x2x4x5x5xf32>
   %r = linalg.conv_2d_ngchw_gfchw
          {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x1x1xf32>)
