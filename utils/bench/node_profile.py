@@ -5,7 +5,8 @@
                   [--onnxc build/bin/onnxc] [--onnxc-run build/bin/onnxc-run]
 
 Compiles MODEL with `onnxc --node-line-tables`, runs it under `perf record`
-(`onnxc-run --random-inputs`, skipping the first 1.5 s of setup), and splits
+(`onnxc-run --random-inputs`, skipping the first 1.5 s of setup; at least
+--iterations runs, more for fast models so that 2 s are recorded), and splits
 the samples by source file (= node name; samples outside any node's code go
 to their symbol: memmove, memset, ...). The time of a node is its share of
 the samples times the median latency; GFLOP/s uses the FLOP counts of
@@ -39,9 +40,16 @@ def main():
         so = os.path.join(tmp, "m.so")
         subprocess.run([args.onnxc, args.model, "--node-line-tables", "-o", so], check=True)
         data = os.path.join(tmp, "perf.data")
+        # Enough iterations to run at least 2 s past perf's 1.5 s delay (a
+        # 4 ms model's 100 iterations ended before perf began to record).
+        probe = subprocess.run(
+            [args.onnxc_run, so, "--random-inputs", "--warmup", "1", "--iterations", "5",
+             "--threads", str(args.threads)], capture_output=True, text=True, check=True)
+        probe_ms = float(re.search(r"median ([0-9.]+) ms", probe.stdout + probe.stderr).group(1))
+        iterations = max(args.iterations, int(2000.0 / max(probe_ms, 0.01)) + 1)
         run = subprocess.run(
             ["perf", "record", "-q", "-D", "1500", "-o", data, args.onnxc_run, so,
-             "--random-inputs", "--warmup", "5", "--iterations", str(args.iterations),
+             "--random-inputs", "--warmup", "5", "--iterations", str(iterations),
              "--threads", str(args.threads)], capture_output=True, text=True, check=True)
         median = float(re.search(r"median ([0-9.]+) ms", run.stdout + run.stderr).group(1))
         rep = subprocess.run(["perf", "report", "-i", data, "--sort", "srcfile,sym",

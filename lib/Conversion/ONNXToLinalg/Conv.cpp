@@ -9,7 +9,12 @@
 // accumulates onto it.
 //
 // ConvTranspose is the convolution of the stride-dilated, padded input with
-// the flipped kernel whose in/out channels are swapped.
+// the flipped kernel whose in/out channels are swapped. With strides (static
+// spatial sizes, no dilation along a strided dim) it is computed phase by
+// phase instead: one stride-1 conv per phase of the stride with the taps
+// that phase reads (all phases as one conv where they share taps and
+// windows), interleaved by one elementwise op that adds the bias; no product
+// of an inserted zero is computed.
 //
 //===----------------------------------------------------------------------===//
 
