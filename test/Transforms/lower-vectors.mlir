@@ -88,10 +88,27 @@ func.func @contiguous_read(%m: memref<4x8xf32>, %i: index) -> vector<8xf32> {
   return %v : vector<8xf32>
 }
 
+// The same loop, unrolled 4 times (fewer loop instructions per FMA; the
+// default), once only when the pass runs again: one step of 4, four
+// prefetches and 32 FMAs per step.
+// RUN: onnx-mlir-opt %s --onnxc-lower-vectors --onnxc-lower-vectors | FileCheck %s --check-prefix=UNROLL
+// UNROLL-LABEL: func.func @prefetch
+// UNROLL-DAG: %[[C4:.*]] = arith.constant 4 : index
+// UNROLL: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4]] iter_args
+// UNROLL-COUNT-4: memref.prefetch
+// UNROLL-NOT: memref.prefetch
+// UNROLL: scf.yield
+// UNROLL-NOT: scf.for
+// UNROLL: return
+// UNROLL-LABEL: func.func @unroll_count
+// UNROLL-COUNT-32: vector.fma
+// UNROLL-NOT: vector.fma
+// UNROLL: scf.yield
+
 // A register tile's k loop reading its 8 x 1 A column from a memref also
 // prefetches one row of it per step, in turn (row i + k mod 8), 64 elements
 // ahead; run again, the pass adds no second prefetch.
-// RUN: onnx-mlir-opt %s --onnxc-lower-vectors --onnxc-lower-vectors | FileCheck %s --check-prefix=PREFETCH
+// RUN: onnx-mlir-opt %s --onnxc-lower-vectors="unroll-k=1" --onnxc-lower-vectors="unroll-k=1" | FileCheck %s --check-prefix=PREFETCH
 // PREFETCH-LABEL: func.func @prefetch
 // PREFETCH-DAG: %[[C8:.*]] = arith.constant 8 : index
 // PREFETCH-DAG: %[[C64:.*]] = arith.constant 64 : index
@@ -119,6 +136,28 @@ func.func @prefetch(%a: memref<64x256xf32>, %b: memref<256x32xf32>, %i: index,
            iterator_types = ["parallel", "parallel", "reduction"],
            kind = #vector.kind<add>} %va, %vb, %c
          : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+    scf.yield %n : vector<8x32xf32>
+  }
+  return %r : vector<8x32xf32>
+}
+
+// The FMAs of one unrolled step (A read transposed: no prefetches).
+func.func @unroll_count(%a: memref<64x256xf32>, %b: memref<256x32xf32>, %i: index,
+                        %acc: vector<8x32xf32>) -> vector<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%c = %acc) -> (vector<8x32xf32>) {
+    %va = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x32xf32>, vector<1x32xf32>
+    %vt = vector.transfer_read %a[%i, %k], %pad {in_bounds = [true, true], permutation_map = affine_map<(d0, d1) -> (d1, d0)>} : memref<64x256xf32>, vector<1x8xf32>
+    %n = vector.contract {
+           indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                            affine_map<(m, n, k) -> (k, n)>,
+                            affine_map<(m, n, k) -> (m, n)>],
+           iterator_types = ["parallel", "parallel", "reduction"],
+           kind = #vector.kind<add>} %vt, %va, %c
+         : vector<1x8xf32>, vector<1x32xf32> into vector<8x32xf32>
     scf.yield %n : vector<8x32xf32>
   }
   return %r : vector<8x32xf32>
