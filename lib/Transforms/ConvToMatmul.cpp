@@ -365,12 +365,11 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     wk3 = tensor::CollapseShapeOp::create(
         rewriter, loc, wt,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-  } else if (panels) {
-    wk2 = tensor::CollapseShapeOp::create(
-        rewriter, loc, wt, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
   } else {
     wk2 = tensor::CollapseShapeOp::create(
         rewriter, loc, wt, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}});
+  }
+  if (!shifted && !panels) {
     columns2 = tensor::CollapseShapeOp::create(
         rewriter, loc, columns,
         SmallVector<ReassociationIndices>{{0, 1}, {2}});
@@ -490,11 +489,29 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                                                       offsets, sizes, unit);
           Value copied =
               linalg::CopyOp::create(b, l, slice, slab).getResult(0);
-          scf::YieldOp::create(
-              b, l,
-              tensor::InsertSliceOp::create(b, l, copied, args[0], offsets,
-                                            sizes, unit)
-                  .getResult());
+          Value filled = tensor::InsertSliceOp::create(b, l, copied, args[0],
+                                                       offsets, sizes, unit);
+          // The columns past OW are computed and dropped: zeros, not what
+          // the buffer held (which might be NaN or denormal).
+          if (row > ow) {
+            SmallVector<OpFoldResult> padOffsets{k, zero, zero, idx(ow)};
+            SmallVector<OpFoldResult> padSizes{one, idx(c), idx(rowsPerBlock),
+                                               idx(row - ow)};
+            auto padType =
+                RankedTensorType::get({c, rowsPerBlock, row - ow}, f32);
+            Value extra = tensor::ExtractSliceOp::create(
+                b, l, padType, filled, padOffsets, padSizes, unit);
+            Value zeroes =
+                linalg::FillOp::create(
+                    b, l,
+                    arith::ConstantOp::create(b, l, b.getZeroAttr(f32))
+                        .getResult(),
+                    extra)
+                    .getResult(0);
+            filled = tensor::InsertSliceOp::create(b, l, zeroes, filled,
+                                                   padOffsets, padSizes, unit);
+          }
+          scf::YieldOp::create(b, l, filled);
         });
     Value filled = slabLoop.getResult(0);
     Value panel2 = tensor::CollapseShapeOp::create(

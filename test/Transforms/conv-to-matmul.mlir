@@ -434,7 +434,8 @@ func.func @small_blocks(%x: tensor<1x32x14x14xf32>, %w: tensor<64x32x1x1xf32>) -
 // (7 x 7 x 3 = 147 rows x 57 x 57 positions: 1.9 MB): one loop over blocks
 // of whole output rows (4 rows of 64 columns: 57 rounded up to 8, and 4 x 64
 // a whole number of 32-column register tiles), each copying its rows'
-// columns into its own panel of a loop-carried tensor, and running its
+// columns into its own panel of a loop-carried tensor (zeros in the 7
+// columns past 57), and running its
 // filter blocks (here one) over the panel while it is in cache. The last
 // block's rows past 57 read zero rows added at the bottom of the input.
 // IM2COL-LABEL: func.func @panels
@@ -445,6 +446,8 @@ func.func @small_blocks(%x: tensor<1x32x14x14xf32>, %w: tensor<64x32x1x1xf32>) -
 // IM2COL: scf.for {{.+}} iter_args(%{{.+}} = %[[PANEL]])
 // IM2COL: tensor.extract_slice %{{.+}}[0, 0, %{{.+}}, %{{.+}}] [1, 3, 4, 57] [1, 1, 2, 2] : tensor<1x3x125x119xf32> to tensor<3x4x57xf32>
 // IM2COL: linalg.copy
+// IM2COL: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<3x4x7xf32>)
+// IM2COL: tensor.insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0, 0, 57] [1, 3, 4, 7]
 // IM2COL: %[[B:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2, 3]] : tensor<49x3x4x64xf32> into tensor<147x256xf32>
 // IM2COL: linalg.matmul ins(%{{.+}}, %[[B]] : tensor<64x147xf32>, tensor<147x256xf32>)
 // IM2COL: } {onnxc.parallel}
