@@ -310,6 +310,13 @@ struct TileAndVectorizePass
                                                 : std::min(size, ranges[dim]);
     };
     m = clamp(m, mDim);
+    // A static m a little taller than the cache tile (a conv block of 68
+    // filters) stays one tile: split into 64 rows and a remainder of 4, the
+    // remainder went through a buffer that kept the block loop off the
+    // threads.
+    if (level == 0 && !ShapedType::isDynamic(ranges[mDim]) &&
+        ranges[mDim] > m && ranges[mDim] <= m + m / 4)
+      m = ranges[mDim];
     n = clamp(n, nDim);
     k = clamp(k, kDim);
     // A dynamic k stays whole in the cache tile (its remainder would be a

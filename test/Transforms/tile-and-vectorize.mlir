@@ -239,3 +239,18 @@ func.func @row_sum_exp(%x: tensor<3x100xf32>, %m: tensor<3xf32>, %init: tensor<3
   } -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
+
+// 20 rows, a little taller than the 16-row cache tile: one cache tile
+// (16 + a remainder of 4 would go through a buffer), register tiles of 8
+// rows over 16 of them and a static 4-row remainder.
+// CHECK-LABEL: func.func @tall
+// CHECK-NOT: step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 iter_args(%{{.*}} = %arg2) -> (tensor<20x32xf32>)
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x32xf32> into vector<8x32xf32>
+// CHECK: vector.contract {{.*}} : vector<4x1xf32>, vector<1x32xf32> into vector<4x32xf32>
+func.func @tall(%a: tensor<20x32xf32>, %b: tensor<32x32xf32>,
+                %c: tensor<20x32xf32>) -> tensor<20x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<20x32xf32>, tensor<32x32xf32>)
+                     outs(%c : tensor<20x32xf32>) -> tensor<20x32xf32>
+  return %r : tensor<20x32xf32>
+}

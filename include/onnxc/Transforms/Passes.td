@@ -301,7 +301,10 @@ def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
     64 rows or 32 columns: the operands are zero-padded to whole blocks and
     a loop runs the contraction on each block, so that every tile has a
     static shape (vectorised, and cheap for bufferization's analysis); a
-    dynamic k dim stays whole in the cache tiles. Static elementwise ops (all loops parallel, no
+    dynamic k dim stays whole in the cache tiles; a static m at most a
+    quarter taller than mc (a conv block of 68 filters) is one cache tile
+    (its remainder tile went through a buffer, which kept the conv's block
+    loop off the threads). Static elementwise ops (all loops parallel, no
     tensor.extract in the body) get the dims that are contiguous in every
     operand merged, and are tiled into rows of up to `vl` elements of the
     innermost dim (peeled) and vectorised. onnxc-lower-vectors finishes the
