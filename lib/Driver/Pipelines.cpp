@@ -135,6 +135,8 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addNestedPass<func::FuncOp>(createPlanBuffers());
+  if (vectorize)
+    pm.addNestedPass<func::FuncOp>(createParallelLinalgLoops());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   if (vectorize)

@@ -64,8 +64,13 @@ int64_t copyWork(memref::CopyOp copy) {
   return type.hasStaticShape() ? type.getNumElements() / 4 : 0;
 }
 
+/// What a loop whose trip count is known only at run time counts as: the
+/// dynamic dims of the models are sequence lengths and batch x sequence
+/// (a dynamic BERT's 2 x 128).
+constexpr int64_t kAssumedTrips = 128;
+
 /// Roughly how many operations a run of `block` executes: nested loops
-/// count their trip count times (16 when unknown).
+/// count their trip count times (kAssumedTrips when unknown).
 int64_t estimateWork(Block &block) {
   int64_t work = 0;
   for (Operation &op : block) {
@@ -75,7 +80,7 @@ int64_t estimateWork(Block &block) {
         inner += estimateWork(b);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       std::optional<APInt> trips = loop.getStaticTripCount();
-      inner *= trips ? trips->getSExtValue() : 16;
+      inner *= trips ? trips->getSExtValue() : kAssumedTrips;
     }
     if (auto copy = dyn_cast<memref::CopyOp>(op))
       inner += copyWork(copy);
@@ -95,6 +100,43 @@ bool isRematerializable(Value v) {
 /// The leading dims of a split copy give at least this many pieces.
 constexpr int64_t kCopyPieces = 16;
 
+/// A copy whose leading dim alone is dynamic and that counts as min-work
+/// with kAssumedTrips rows (a dynamic BERT's ? x 768 activations) becomes
+/// a loop over its rows, marked parallel.
+void splitDynamicCopy(memref::CopyOp copy, MemRefType type, int64_t minWork) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (type.getRank() < 2 || !ShapedType::isDynamic(shape[0]) ||
+      llvm::any_of(shape.drop_front(), ShapedType::isDynamic))
+    return;
+  int64_t row = 1;
+  for (int64_t d : shape.drop_front())
+    row *= d;
+  if (row / 4 * kAssumedTrips < minWork)
+    return;
+  Location loc = copy.getLoc();
+  OpBuilder b(copy);
+  auto cst = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  Value rows = memref::DimOp::create(b, loc, copy.getSource(), 0);
+  auto loop = scf::ForOp::create(b, loc, cst(0), rows, cst(1));
+  b.setInsertionPointToStart(loop.getBody());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes,
+      strides(rank, b.getIndexAttr(1));
+  offsets[0] = loop.getInductionVar();
+  sizes.push_back(b.getIndexAttr(1));
+  for (int64_t d : shape.drop_front())
+    sizes.push_back(b.getIndexAttr(d));
+  Value from = memref::SubViewOp::create(b, loc, copy.getSource(), offsets,
+                                         sizes, strides);
+  Value to = memref::SubViewOp::create(b, loc, copy.getTarget(), offsets,
+                                       sizes, strides);
+  memref::CopyOp::create(b, loc, from, to);
+  loop->setAttr(onnxc::kParallelAttrName, b.getUnitAttr());
+  copy.erase();
+}
+
 /// A large copy at the top level of a function (a pad's interior, a
 /// concat's part, a conv's input laid out for its blocks) becomes a loop
 /// over pieces of its leading dims, marked parallel: otherwise the other
@@ -102,6 +144,10 @@ constexpr int64_t kCopyPieces = 16;
 void splitLargeCopy(memref::CopyOp copy, int64_t minWork) {
   auto srcType = dyn_cast<MemRefType>(copy.getSource().getType());
   auto dstType = dyn_cast<MemRefType>(copy.getTarget().getType());
+  if (srcType && dstType && !srcType.hasStaticShape()) {
+    splitDynamicCopy(copy, srcType, minWork);
+    return;
+  }
   if (!srcType || !dstType || !srcType.hasStaticShape() ||
       copyWork(copy) < minWork || srcType.getRank() < 2)
     return;
@@ -171,7 +217,8 @@ struct OutlineParallelLoopsPass
       if ((trips && *trips < 2) || !runsWithoutRuntime(loop))
         return WalkResult::advance(); // an inner loop may still qualify
       // Too little work to pay for waking the other threads.
-      if (estimateWork(*loop.getBody()) * (trips ? *trips : 16) < minWork)
+      if (estimateWork(*loop.getBody()) * (trips ? *trips : kAssumedTrips) <
+          minWork)
         return WalkResult::skip();
       candidates.push_back(loop);
       return WalkResult::skip();

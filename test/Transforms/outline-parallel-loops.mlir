@@ -169,3 +169,23 @@ func.func @fill(%a: memref<1x8x56x58xf32>, %b: memref<64xf32>) {
   }
   return
 }
+
+// A copy whose leading dim alone is dynamic (a dynamic BERT's ? x 768
+// activations) becomes a loop over its rows when, with an assumed 128 rows,
+// it counts as min-work (768 / 4 x 128 >= 3000), outlined like any marked
+// loop; one with rows of 4 elements stays a copy.
+// SMALL-LABEL: func.func private @__onnxc_parallel_{{[0-9]+}}(%arg0: index, %arg1: index, %arg2: memref<?x768xf32>, %arg3: memref<?x768xf32>)
+// SMALL: scf.for %[[R:.*]] = %arg0 to %arg1
+// SMALL:   %[[FROM:.*]] = memref.subview %arg2[%{{.*}}, 0] [1, 768] [1, 1]
+// SMALL:   %[[TO:.*]] = memref.subview %arg3[%{{.*}}, 0] [1, 768] [1, 1]
+// SMALL:   memref.copy %[[FROM]], %[[TO]]
+// SMALL-LABEL: func.func @dynamic_copies
+// SMALL: memref.dim %arg0, %c0
+// SMALL: call @__onnxc_parallel_{{[0-9]+}}(%c0{{.*}}, %{{.*}}, %arg0, %arg1)
+// SMALL-NEXT: memref.copy %arg2, %arg3 : memref<?x4xf32> to memref<?x4xf32>
+func.func @dynamic_copies(%a: memref<?x768xf32>, %b: memref<?x768xf32>,
+                          %c: memref<?x4xf32>, %d: memref<?x4xf32>) {
+  memref.copy %a, %b : memref<?x768xf32> to memref<?x768xf32>
+  memref.copy %c, %d : memref<?x4xf32> to memref<?x4xf32>
+  return
+}

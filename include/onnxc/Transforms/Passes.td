@@ -246,6 +246,24 @@ def WeightsAsBytes : Pass<"onnxc-weights-as-bytes", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def ParallelLinalgLoops : Pass<"onnxc-parallel-linalg-loops", "func::FuncOp"> {
+  let summary = "Loops marked parallel for the linalg ops left untiled";
+  let description = [{
+    Runs on memrefs, before convert-linalg-to-loops. A linalg op whose
+    loops are all parallel and that is not inside a loop marked
+    `onnxc.parallel` (the tiles of onnxc-tile-and-vectorize and
+    onnxc-conv-to-matmul) becomes its loop nest with the outermost loop
+    marked `onnxc.parallel`, so that onnxc-outline-parallel-loops puts it on
+    the threads when it has work enough: the elementwise ops on dynamic
+    shapes, which stay scalar loops (a BERT encoder with a dynamic sequence
+    length has a hundred), and bodies that read tensors at computed
+    indices. Other linalg ops are left to convert-linalg-to-loops.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def OutlineParallelLoops : Pass<"onnxc-outline-parallel-loops", "ModuleOp"> {
   let summary = "Outline the outermost parallel tile loops for the thread pool";
   let description = [{
@@ -263,7 +281,9 @@ def OutlineParallelLoops : Pass<"onnxc-outline-parallel-loops", "ModuleOp"> {
     top level of a function that counts as `min-work` (a copy counts a
     quarter of its elements) becomes a marked loop over pieces of its
     leading dims (at least 16 pieces), so that large copies run on the
-    threads too.
+    threads too; a copy whose leading dim alone is dynamic, a loop over
+    its rows. A trip count known only at run time counts as 128 (the
+    dynamic dims of the models are sequence lengths).
   }];
   let options = [
     Option<"minWork", "min-work", "int64_t", /*default=*/"20000",
