@@ -100,6 +100,20 @@ bool isRematerializable(Value v) {
 /// The leading dims of a split copy give at least this many pieces.
 constexpr int64_t kCopyPieces = 16;
 
+/// The body of a split copy: `copy`'s piece at `offsets` (of `sizes`) in
+/// `loop`, which is marked parallel; `copy` goes.
+void copyPieces(OpBuilder &b, Location loc, memref::CopyOp copy,
+                scf::ForOp loop, ArrayRef<OpFoldResult> offsets,
+                ArrayRef<OpFoldResult> sizes, ArrayRef<OpFoldResult> strides) {
+  Value from = memref::SubViewOp::create(b, loc, copy.getSource(), offsets,
+                                         sizes, strides);
+  Value to = memref::SubViewOp::create(b, loc, copy.getTarget(), offsets,
+                                       sizes, strides);
+  memref::CopyOp::create(b, loc, from, to);
+  loop->setAttr(onnxc::kParallelAttrName, b.getUnitAttr());
+  copy.erase();
+}
+
 /// A copy whose leading dim alone is dynamic and that counts as min-work
 /// with kAssumedTrips rows (a dynamic BERT's ? x 768 activations) becomes
 /// a loop over its rows, marked parallel.
@@ -128,13 +142,7 @@ void splitDynamicCopy(memref::CopyOp copy, MemRefType type, int64_t minWork) {
   sizes.push_back(b.getIndexAttr(1));
   for (int64_t d : shape.drop_front())
     sizes.push_back(b.getIndexAttr(d));
-  Value from = memref::SubViewOp::create(b, loc, copy.getSource(), offsets,
-                                         sizes, strides);
-  Value to = memref::SubViewOp::create(b, loc, copy.getTarget(), offsets,
-                                       sizes, strides);
-  memref::CopyOp::create(b, loc, from, to);
-  loop->setAttr(onnxc::kParallelAttrName, b.getUnitAttr());
-  copy.erase();
+  copyPieces(b, loc, copy, loop, offsets, sizes, strides);
 }
 
 /// A large copy at the top level of a function (a pad's interior, a
@@ -183,13 +191,7 @@ void splitLargeCopy(memref::CopyOp copy, int64_t minWork) {
     offsets[d] = at;
     sizes.push_back(b.getIndexAttr(1));
   }
-  Value from = memref::SubViewOp::create(b, loc, copy.getSource(), offsets,
-                                         sizes, strides);
-  Value to = memref::SubViewOp::create(b, loc, copy.getTarget(), offsets,
-                                       sizes, strides);
-  memref::CopyOp::create(b, loc, from, to);
-  loop->setAttr(onnxc::kParallelAttrName, b.getUnitAttr());
-  copy.erase();
+  copyPieces(b, loc, copy, loop, offsets, sizes, strides);
 }
 
 struct OutlineParallelLoopsPass
