@@ -270,6 +270,22 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     return arith::ConstantIndexOp::create(b, l, v).getResult();
   };
 
+  // The C x rows x OW input pixels that kernel position k reads for `rows`
+  // output rows whose first reads input row `top0` (strided, no copy).
+  auto kernelPixels = [&](OpBuilder &b, Location l, Value k, Value top0,
+                          int64_t rows) -> Value {
+    Value i = arith::DivUIOp::create(b, l, k, cst(b, l, kw));
+    Value j = arith::RemUIOp::create(b, l, k, cst(b, l, kw));
+    Value top = arith::AddIOp::create(
+        b, l, top0, arith::MulIOp::create(b, l, i, cst(b, l, dh)));
+    Value left = arith::MulIOp::create(b, l, j, cst(b, l, dw));
+    return tensor::ExtractSliceOp::create(
+        b, l, RankedTensorType::get({c, rows, ow}, f32), x,
+        ArrayRef<OpFoldResult>{zero, zero, top, left},
+        ArrayRef<OpFoldResult>{one, idx(c), idx(rows), idx(ow)},
+        ArrayRef<OpFoldResult>{one, one, idx(strides[0]), idx(strides[1])});
+  };
+
   // What kernel position k reads, as C x positions: shifted, the flattened
   // input from offset (k / KW)*d*Wp + (k % KW)*d on; otherwise, slab k of
   // an im2col tensor KH*KW x C x positions (one strided copy per kernel
@@ -326,16 +342,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
         rewriter, loc, cst(rewriter, loc, 0), cst(rewriter, loc, kh * kw),
         cst(rewriter, loc, 1), ValueRange{columns},
         [&](OpBuilder &b, Location l, Value k, ValueRange args) {
-          Value i = arith::DivUIOp::create(b, l, k, cst(b, l, kw));
-          Value j = arith::RemUIOp::create(b, l, k, cst(b, l, kw));
-          Value top = arith::MulIOp::create(b, l, i, cst(b, l, dh));
-          Value left = arith::MulIOp::create(b, l, j, cst(b, l, dw));
-          Value slice = tensor::ExtractSliceOp::create(
-              b, l, RankedTensorType::get({c, oh, ow}, f32), x,
-              ArrayRef<OpFoldResult>{zero, zero, top, left},
-              ArrayRef<OpFoldResult>{one, idx(c), idx(oh), idx(ow)},
-              ArrayRef<OpFoldResult>{one, one, idx(strides[0]),
-                                     idx(strides[1])});
+          Value slice = kernelPixels(b, l, k, cst(b, l, 0), oh);
           Value slab = tensor::ExtractSliceOp::create(
               b, l, RankedTensorType::get({c, positions}, f32), args[0],
               ArrayRef<OpFoldResult>{k, zero, zero},
@@ -470,17 +477,8 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
         b, l, cst(b, l, 0), cst(b, l, kh * kw), cst(b, l, 1),
         ValueRange{panel},
         [&](OpBuilder &b, Location l, Value k, ValueRange args) {
-          Value r = arith::DivUIOp::create(b, l, k, cst(b, l, kw));
-          Value q = arith::RemUIOp::create(b, l, k, cst(b, l, kw));
-          Value top = arith::AddIOp::create(
-              b, l, top0, arith::MulIOp::create(b, l, r, cst(b, l, dh)));
-          Value left = arith::MulIOp::create(b, l, q, cst(b, l, dw));
           auto slabType = RankedTensorType::get({c, rowsPerBlock, ow}, f32);
-          Value slice = tensor::ExtractSliceOp::create(
-              b, l, slabType, x, ArrayRef<OpFoldResult>{zero, zero, top, left},
-              ArrayRef<OpFoldResult>{one, idx(c), idx(rowsPerBlock), idx(ow)},
-              ArrayRef<OpFoldResult>{one, one, idx(strides[0]),
-                                     idx(strides[1])});
+          Value slice = kernelPixels(b, l, k, top0, rowsPerBlock);
           SmallVector<OpFoldResult> offsets{k, zero, zero, zero};
           SmallVector<OpFoldResult> sizes{one, idx(c), idx(rowsPerBlock),
                                           idx(ow)};

@@ -109,6 +109,9 @@ struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
   }
 };
 
+/// Marks a register tile's k loop that was unrolled already.
+constexpr llvm::StringLiteral kUnrolledAttr = "onnxc.unrolled";
+
 struct LowerVectorsPass
     : mlir::onnxc::impl::LowerVectorsBase<LowerVectorsPass> {
   using LowerVectorsBase::LowerVectorsBase;
@@ -165,7 +168,7 @@ struct LowerVectorsPass
       if (!accType || accType.getRank() != 2 || accType.getDimSize(0) < 8 ||
           accType.getDimSize(1) < 32)
         return;
-      if (!loop || loop->hasAttr("onnxc.unrolled") ||
+      if (!loop || loop->hasAttr(kUnrolledAttr) ||
           loop.getNumRegionIterArgs() != 1 ||
           contract.getAcc() != loop.getRegionIterArgs()[0])
         return;
@@ -175,7 +178,7 @@ struct LowerVectorsPass
       loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {
-      loop->setAttr("onnxc.unrolled", UnitAttr::get(loop.getContext()));
+      loop->setAttr(kUnrolledAttr, UnitAttr::get(loop.getContext()));
       (void)loopUnrollByFactor(loop, factor);
     }
   }

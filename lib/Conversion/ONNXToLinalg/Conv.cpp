@@ -239,11 +239,14 @@ struct PhaseDim {
     int64_t base = s == 1 ? pb : (r + pb) / s;
     return base - (taps(r) - 1) * d;
   }
+  /// The input index of the phase's last window element.
+  int64_t last(int64_t r) const {
+    return start(r) + q() - 1 + (taps(r) - 1) * d;
+  }
   /// Whether phase r multiplies anything: it has taps and its window
   /// overlaps X.
   bool reads(int64_t r) const {
-    int64_t first = start(r), last = first + q() - 1 + (taps(r) - 1) * d;
-    return taps(r) > 0 && last >= 0 && first < in;
+    return taps(r) > 0 && last(r) >= 0 && start(r) < in;
   }
 };
 
@@ -259,17 +262,15 @@ bool phasesUniform(ArrayRef<PhaseDim> dims) {
 
 /// X cut and zero-padded to the window of phase `phase` (its q() outputs),
 /// which reads X in every dim.
-Value phaseInput(OpBuilder &b, Location loc, Value x,
-                            ArrayRef<PhaseDim> dims, ArrayRef<int64_t> phase,
-                            Value zero) {
+Value phaseInput(OpBuilder &b, Location loc, Value x, ArrayRef<PhaseDim> dims,
+                 ArrayRef<int64_t> phase, Value zero) {
   SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes = getDims(b, loc, x);
   sizes.resize(2);
   SmallVector<OpFoldResult> low(2, b.getIndexAttr(0)), high = low;
   bool cut = false, pad = false;
   for (auto [pd, r] : llvm::zip_equal(dims, phase)) {
-    int64_t first = pd.start(r);
-    int64_t last = first + pd.q() - 1 + (pd.taps(r) - 1) * pd.d;
+    int64_t first = pd.start(r), last = pd.last(r);
     int64_t lo = std::max<int64_t>(first, 0);
     int64_t hi = std::min<int64_t>(last, pd.in - 1);
     cut |= lo != 0 || hi != pd.in - 1;
@@ -350,6 +351,17 @@ FailureOr<Value> buildPhasedConvTranspose(OpBuilder &b, Location loc, Value x,
   SmallVector<int64_t> ones(n, 1), dilations;
   for (const PhaseDim &pd : dims)
     dilations.push_back(pd.d);
+  // Zeros (N, channels, q...): a phase convolution's accumulator.
+  auto zeroAccumulator = [&](int64_t channels) {
+    SmallVector<int64_t> shape{xType.getDimSize(0), channels};
+    SmallVector<OpFoldResult> sizes{batch, b.getIndexAttr(channels)};
+    for (const PhaseDim &pd : dims) {
+      shape.push_back(pd.q());
+      sizes.push_back(b.getIndexAttr(pd.q()));
+    }
+    return createFilled(b, loc, RankedTensorType::get(shape, elementType),
+                        sizes, zero);
+  };
 
   Value z;
   bool allRead = llvm::all_of(dims, [](const PhaseDim &pd) {
@@ -376,16 +388,9 @@ FailureOr<Value> buildPhasedConvTranspose(OpBuilder &b, Location loc, Value x,
       wShape.push_back(dims[i].taps(0));
     llvm::append_range(wIndex, taps);
     Value filters = phaseWeights(b, loc, w, wShape, wIndex);
-    SmallVector<int64_t> accShape{xType.getDimSize(0), phases * m};
-    SmallVector<OpFoldResult> accSizes{batch, b.getIndexAttr(phases * m)};
-    for (const PhaseDim &pd : dims) {
-      accShape.push_back(pd.q());
-      accSizes.push_back(b.getIndexAttr(pd.q()));
-    }
-    Value init = createFilled(
-        b, loc, RankedTensorType::get(accShape, elementType), accSizes, zero);
-    FailureOr<Value> acc =
-        buildConv(b, loc, input, filters, init, ones, dilations, 1);
+    FailureOr<Value> acc = buildConv(b, loc, input, filters,
+                                     zeroAccumulator(phases * m), ones,
+                                     dilations, 1);
     if (failed(acc))
       return failure();
     // (N, P * M, q...) -> (N, s..., M, q...).
@@ -422,8 +427,6 @@ FailureOr<Value> buildPhasedConvTranspose(OpBuilder &b, Location loc, Value x,
         continue;
       Value input = phaseInput(b, loc, x, dims, phase, zero);
       Value filters = phaseWeights(b, loc, w, wShape, wIndex);
-      SmallVector<int64_t> accShape{xType.getDimSize(0), m};
-      SmallVector<OpFoldResult> accSizes{batch, b.getIndexAttr(m)};
       SmallVector<OpFoldResult> offsets{b.getIndexAttr(0)};
       SmallVector<OpFoldResult> sliceSizes{batch};
       for (int64_t i = 0; i < n; ++i) {
@@ -433,15 +436,12 @@ FailureOr<Value> buildPhasedConvTranspose(OpBuilder &b, Location loc, Value x,
       offsets.push_back(b.getIndexAttr(0));
       sliceSizes.push_back(b.getIndexAttr(m));
       for (const PhaseDim &pd : dims) {
-        accShape.push_back(pd.q());
-        accSizes.push_back(b.getIndexAttr(pd.q()));
         offsets.push_back(b.getIndexAttr(0));
         sliceSizes.push_back(b.getIndexAttr(pd.q()));
       }
-      Value init = createFilled(
-          b, loc, RankedTensorType::get(accShape, elementType), accSizes, zero);
-      FailureOr<Value> acc =
-          buildConv(b, loc, input, filters, init, ones, dilations, group);
+      FailureOr<Value> acc = buildConv(b, loc, input, filters,
+                                       zeroAccumulator(m), ones, dilations,
+                                       group);
       if (failed(acc))
         return failure();
       SmallVector<OpFoldResult> unit(offsets.size(), b.getIndexAttr(1));
