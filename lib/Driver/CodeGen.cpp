@@ -23,6 +23,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
@@ -290,6 +291,13 @@ static llvm::TargetMachine *createTargetMachine(const CodeGenOptions &options,
                                     : llvm::CodeGenOptLevel::Aggressive;
   return target->createTargetMachine(triple, cpu, features, targetOptions,
                                      llvm::Reloc::PIC_, std::nullopt, level);
+}
+
+bool mlir::onnxc::targetHasFeature(const CodeGenOptions &options,
+                                   StringRef feature) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm(createTargetMachine(options, error));
+  return tm && tm->getMCSubtargetInfo()->checkFeatures(("+" + feature).str());
 }
 
 static LogicalResult runOptimizer(llvm::Module &module, llvm::TargetMachine *tm,

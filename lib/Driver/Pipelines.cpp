@@ -87,8 +87,12 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
 }
 
 void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
-                                             bool vectorize) {
+                                             bool vectorize, bool nchwc) {
   if (vectorize) {
+    if (nchwc) {
+      pm.addNestedPass<func::FuncOp>(createConvNCHWc());
+      pm.addPass(createCanonicalizerPass());
+    }
     pm.addNestedPass<func::FuncOp>(createConvToMatmul());
     pm.addNestedPass<func::FuncOp>(createPackMatmulWeights());
     pm.addPass(createCanonicalizerPass());
@@ -121,6 +125,8 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // subview become self-copies once CSE merges the subviews.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
+  if (vectorize && nchwc)
+    pm.addPass(createLowerUkernels());
   // Vector ops down to 1-D before buffer deallocation (whose ownership
   // bookkeeping must not land inside vector.mask regions).
   if (vectorize) {
@@ -195,4 +201,10 @@ void mlir::onnxc::registerPipelines() {
                              [](OpPassManager &pm) {
                                buildLinalgToLLVMPipeline(pm);
                              });
+  PassPipelineRegistration<>(
+      "onnxc-linalg-to-llvm-nchwc",
+      "linalg on tensors -> LLVM dialect, convs in the NCHWc layout",
+      [](OpPassManager &pm) {
+        buildLinalgToLLVMPipeline(pm, /*vectorize=*/true, /*nchwc=*/true);
+      });
 }

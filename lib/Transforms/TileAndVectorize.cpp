@@ -56,7 +56,7 @@ constexpr int64_t kDynamicNBlock = 32;
 /// The m, n, k loops of an f32 multiply-accumulate contraction, or failure.
 FailureOr<linalg::ContractionDimensions>
 getF32Contraction(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+  if (!op.hasPureTensorSemantics() || op->hasAttr(onnxc::kUkernelAttrName) || op.getNumDpsInits() != 1 ||
       op.getNumDpsInputs() != 2 || !linalg::isaContractionOpInterface(op))
     return failure();
   for (Value v : op->getOperands()) {
@@ -443,6 +443,10 @@ struct TileAndVectorizePass
     // bufferization's analysis of a dynamic BERT encoder take 25 s.
     if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
         op.getNumParallelLoops() != op.getNumLoops() || op.hasDynamicShape())
+      return false;
+    // A kernel's init (a bias broadcast, a fill) and its Relu join the
+    // kernel's call (onnxc-lower-ukernels).
+    if (onnxc::isUkernelInitOrEpilogue(op))
       return false;
     // Vectors of i1 are stored bit-packed by LLVM while memrefs of i1 hold
     // a byte per element: ops on booleans stay scalar.

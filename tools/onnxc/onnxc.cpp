@@ -129,6 +129,20 @@ llvm::cl::opt<bool> noVectorize(
                    "register tiling, no vectorisation (to compare)"),
     llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
+enum class Layout { NCHW, NCHWc, Auto };
+llvm::cl::opt<Layout> layout(
+    "layout",
+    llvm::cl::desc("Activation layout of 2-D convolutions whose channel "
+                   "counts are multiples of 16"),
+    llvm::cl::values(
+        clEnumValN(Layout::NCHW, "nchw",
+                   "NCHW: convs as matmuls (onnxc-conv-to-matmul)"),
+        clEnumValN(Layout::NCHWc, "nchwc",
+                   "blocked NCHW16c: direct convs (the runtime's kernel)"),
+        clEnumValN(Layout::Auto, "auto",
+                   "nchwc where the target has AVX-512, else nchw")),
+    llvm::cl::init(Layout::NCHW), llvm::cl::cat(onnxcCategory));
+
 llvm::cl::opt<bool> timeStages(
     "time-stages",
     llvm::cl::desc("Print the wall time of each compilation stage and of "
@@ -373,8 +387,17 @@ int main(int argc, char **argv) {
     return 1;
   if (emit == EmitStage::Linalg)
     return printModule();
-  if (failed(runPipeline("linalg -> LLVM dialect", [](OpPassManager &pm) {
-        onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize);
+  onnxc::CodeGenOptions codegen;
+  codegen.optLevel = optLevel;
+  codegen.cpu = mcpu;
+  codegen.features = mattr;
+  codegen.triple = mtriple;
+  codegen.arch = march;
+  bool nchwc = layout == Layout::NCHWc ||
+               (layout == Layout::Auto &&
+                onnxc::targetHasFeature(codegen, "avx512f"));
+  if (failed(runPipeline("linalg -> LLVM dialect", [&](OpPassManager &pm) {
+        onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize, nchwc);
         if (nodeLineTables)
           onnxc::buildNodeLineTablesPipeline(pm);
       })))
@@ -393,12 +416,6 @@ int main(int argc, char **argv) {
   }
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
-  onnxc::CodeGenOptions codegen;
-  codegen.optLevel = optLevel;
-  codegen.cpu = mcpu;
-  codegen.features = mattr;
-  codegen.triple = mtriple;
-  codegen.arch = march;
   std::string error;
   if (emit == EmitStage::LLVMIR) {
     TimingScope optTimer = rootTimer.nest("LLVM optimisation");

@@ -3,6 +3,7 @@
 
   node_profile.py MODEL.onnx [--threads T] [--iterations N] [--top K]
                   [--onnxc build/bin/onnxc] [--onnxc-run build/bin/onnxc-run]
+                  [--onnxc-arg=--layout=nchw ...]
 
 Compiles MODEL with `onnxc --node-line-tables`, runs it under `perf record`
 (`onnxc-run --random-inputs`, skipping the first 1.5 s of setup; at least
@@ -35,10 +36,13 @@ def main():
     ap.add_argument("--top", type=int, default=40)
     ap.add_argument("--onnxc", default=os.path.join(root, "build/bin/onnxc"))
     ap.add_argument("--onnxc-run", default=os.path.join(root, "build/bin/onnxc-run"))
+    ap.add_argument("--onnxc-arg", action="append", default=[],
+                    help="extra onnxc argument (repeatable), e.g. --onnxc-arg=--layout=nchw")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         so = os.path.join(tmp, "m.so")
-        subprocess.run([args.onnxc, args.model, "--node-line-tables", "-o", so], check=True)
+        subprocess.run([args.onnxc, args.model, "--node-line-tables", "-o", so] + args.onnxc_arg,
+                       check=True)
         data = os.path.join(tmp, "perf.data")
         # Enough iterations to run at least 2 s past perf's 1.5 s delay (a
         # 4 ms model's 100 iterations ended before perf began to record).

@@ -51,6 +51,10 @@ LogicalResult emitObjectFile(llvm::Module &module,
                              const CodeGenOptions &options,
                              llvm::raw_pwrite_stream &os, std::string &error);
 /// Runs the LLVM optimisation pipeline only (for --emit=llvm-ir).
+/// Whether the target `options` select has `feature` (e.g. "avx512f");
+/// false when no target machine can be created for them.
+bool targetHasFeature(const CodeGenOptions &options, llvm::StringRef feature);
+
 LogicalResult optimizeModule(llvm::Module &module,
                              const CodeGenOptions &options,
                              std::string &error);

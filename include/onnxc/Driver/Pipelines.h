@@ -25,7 +25,11 @@ void buildONNXToLinalgPipeline(OpPassManager &pm, bool runtimeChecks = true,
                                bool graphPasses = true);
 /// `vectorize` = false keeps every linalg op a scalar loop nest (onnxc
 /// --no-vectorize, to compare with the tiled and vectorised code).
-void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true);
+/// `nchwc`: 2-D convs with channels in multiples of 16 run as direct
+/// convolutions in the NCHWc layout (onnxc-conv-nchwc, the runtime's
+/// AVX-512 kernel).
+void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true,
+                               bool nchwc = false);
 /// For profilers: gives every LLVM op the location `<node name>:1:0`, taken
 /// from the first NameLoc inside its location (the ONNX node it came from),
 /// and adds a subprogram to every function, so that the object file's line

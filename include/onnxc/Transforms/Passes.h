@@ -17,6 +17,23 @@ inline constexpr llvm::StringLiteral kInitFunctionName = "__onnxc_init";
 /// them on several threads.
 inline constexpr llvm::StringLiteral kParallelAttrName = "onnxc.parallel";
 
+/// Marks a linalg op that onnxc-lower-ukernels replaces, after
+/// bufferization, by a call of one of the runtime's hand-written kernels
+/// (the attribute's value names which).
+inline constexpr llvm::StringLiteral kUkernelAttrName = "onnxc.ukernel";
+/// The direct NCHWc convolution (onnxc-conv-nchwc,
+/// onnxc_uk_conv2d_nchwc_f32).
+inline constexpr llvm::StringLiteral kConvNCHWcUkernel = "conv2d_nchwc";
+
+/// Marks the elementwise Relu that onnxc-lower-ukernels may apply inside
+/// the kernel whose result it reads.
+inline constexpr llvm::StringLiteral kUkernelEpilogueAttrName =
+    "onnxc.ukernel_epilogue";
+
+/// Whether `op` is the init (its only use) or the marked epilogue of a
+/// kernel op: left as it is for onnxc-lower-ukernels to fold.
+bool isUkernelInitOrEpilogue(Operation *op);
+
 #define GEN_PASS_DECL
 #include "onnxc/Transforms/Passes.h.inc"
 

@@ -129,6 +129,45 @@ def ConvToMatmul : Pass<"onnxc-conv-to-matmul", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConvNCHWc : Pass<"onnxc-conv-nchwc", "func::FuncOp"> {
+  let summary = "2-D convolutions with channels in multiples of 16 as "
+                "direct convolutions in the NCHWc layout";
+  let description = [{
+    Runs on tensors, before onnxc-conv-to-matmul. A static f32
+    linalg.conv_2d_nchw_fchw whose input and output channel counts are
+    multiples of 16 and whose filter is a weight becomes a linalg.generic
+    marked `onnxc.ukernel = "conv2d_nchwc"` on channel-blocked tensors
+    (linalg.pack: input N x C/16 x H x W x 16, filter F/16 x C/16 x KH x KW
+    x 16 x 16, result N x F/16 x OH x OW x 16, unpacked after). A spatial
+    zero pad of the input is moved after its pack; a bias or fill init is
+    built packed. Then MLIR's data-layout propagation patterns move the
+    unpacks down and the packs up through elementwise generics and pads,
+    and pack(unpack(x)) folds, so that conv chains stay blocked; the packs
+    and unpacks left become reshapes and transposes. onnxc-lower-ukernels
+    replaces the marked generic by the runtime's kernel after
+    bufferization.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def LowerUkernels : Pass<"onnxc-lower-ukernels", "ModuleOp"> {
+  let summary = "Calls of the runtime's kernels for the linalg ops marked "
+                "onnxc.ukernel";
+  let description = [{
+    Runs on buffers. A linalg.generic marked `onnxc.ukernel =
+    "conv2d_nchwc"` (see onnxc-conv-nchwc) whose operands have unit
+    innermost strides becomes a call of onnxc_uk_conv2d_nchwc_f32 with the
+    buffers' addresses, strides and the conv's sizes. The linalg.fill or
+    linalg.broadcast of a bias that wrote its output buffer just before is
+    folded into the call (the kernel starts its accumulators from it).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def PackMatmulWeights : Pass<"onnxc-pack-matmul-weights", "func::FuncOp"> {
   let summary = "Matmuls read their weight operand packed in column panels";
   let description = [{

@@ -1,0 +1,310 @@
+/* onnxc_ukernels.c - Hand-written kernels the compiled code calls.
+ *
+ * onnxc_uk_conv2d_nchwc_f32: a direct 2-D convolution in the channel-blocked
+ * NCHWc layout (16 channels innermost), as onnxc-conv-nchwc emits it:
+ *
+ *   out[n][fb][oh][ow][fi] (+)= sum over cb, kh, kw, ci of
+ *       in[n][cb][oh*SH + kh*DH][ow*SW + kw*DW][ci] * w[fb][cb][kh][kw][ci][fi]
+ *
+ * The input is already padded; the filters are packed contiguously. A
+ * register tile holds FB blocks of 16 filters x P output positions of one
+ * row; per input channel it loads FB filter vectors and broadcasts P input
+ * values (FB x P fused multiply-adds). The filters of a block of input
+ * channels (about 32 KiB) stay in L1 across a row's positions and across
+ * the rows of a task; a task is one group of filter blocks x a few output
+ * rows, and the tasks run on the runtime's threads.
+ *
+ * The AVX-512 kernels are chosen at run time (cpuid); elsewhere a portable
+ * loop computes the same sums.
+ */
+#include <cpuid.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+typedef void (*onnxc_task)(void *ctx, int64_t begin, int64_t end);
+void onnxc_rt_parallel_for(onnxc_task fn, void *ctx, int64_t n);
+
+enum { INIT_ACCUMULATE = 0, INIT_BIAS = 1, INIT_ZERO = 2 };
+
+typedef struct {
+  const float *in;
+  int64_t in_sn, in_scb, in_sh; /* strides in floats; w: 16, c: 1 */
+  const float *w;               /* [FB][CB][KH][KW][16 c][16 f] */
+  const float *bias;            /* [FB * 16] (INIT_BIAS) */
+  float *out;
+  int64_t out_sn, out_sfb, out_sh;
+  int64_t n, cb, fb, kh, kw, oh, ow, sh, sw, dh, dw;
+  int64_t init, relu;
+  int64_t rows;     /* output rows per task */
+  int64_t cb_chunk; /* input-channel blocks per pass over a row */
+  int64_t groups;   /* groups of up to 4 filter blocks */
+  int64_t row_tasks;
+} conv_args;
+
+/* ---- Portable kernel (one output vector of 16 at a time). ---- */
+
+static void conv_rows_portable(const conv_args *a, int64_t n, int64_t fb0,
+                               int64_t fbs, int64_t oh0, int64_t oh1) {
+  int64_t wfb = a->cb * a->kh * a->kw * 256;
+  for (int64_t f = fb0; f < fb0 + fbs; ++f)
+    for (int64_t oh = oh0; oh < oh1; ++oh)
+      for (int64_t ow = 0; ow < a->ow; ++ow) {
+        float *o = a->out + n * a->out_sn + f * a->out_sfb + oh * a->out_sh +
+                   ow * 16;
+        float acc[16];
+        for (int i = 0; i < 16; ++i)
+          acc[i] = a->init == INIT_BIAS   ? a->bias[f * 16 + i]
+                   : a->init == INIT_ZERO ? 0.0f
+                                          : o[i];
+        for (int64_t c = 0; c < a->cb; ++c)
+          for (int64_t y = 0; y < a->kh; ++y)
+            for (int64_t x = 0; x < a->kw; ++x) {
+              const float *ip = a->in + n * a->in_sn + c * a->in_scb +
+                                (oh * a->sh + y * a->dh) * a->in_sh +
+                                (ow * a->sw + x * a->dw) * 16;
+              const float *wp = a->w + f * wfb + ((c * a->kh + y) * a->kw + x) * 256;
+              for (int ci = 0; ci < 16; ++ci)
+                for (int i = 0; i < 16; ++i)
+                  acc[i] += ip[ci] * wp[ci * 16 + i];
+            }
+        for (int i = 0; i < 16; ++i)
+          o[i] = a->relu && acc[i] < 0.0f ? 0.0f : acc[i];
+      }
+}
+
+/* ---- AVX-512 kernels. ---- */
+
+#if defined(__x86_64__)
+#define AVX512 __attribute__((target("avx512f,fma"), always_inline)) static inline
+#define AVX512_FN __attribute__((target("avx512f,fma"))) static
+
+/* One register tile: FB filter blocks x P positions of output row `oh`,
+ * starting at column ow0, over input-channel blocks [c0, c1). SW is 1, 2
+ * or 0 (0: the stride is a->sw, positions addressed one by one). */
+AVX512 void tile(const conv_args *a, int64_t n, int64_t fb0, int64_t oh,
+                 int64_t ow0, int64_t c0, int64_t c1, const int FB, const int P,
+                 const int SW) {
+  __m512 acc[4][14];
+  int64_t sw = SW ? SW : a->sw;
+  float *o = a->out + n * a->out_sn + fb0 * a->out_sfb + oh * a->out_sh +
+             ow0 * 16;
+  _Pragma("clang loop unroll(full)")
+  for (int f = 0; f < FB; ++f)
+    _Pragma("clang loop unroll(full)")
+    for (int p = 0; p < P; ++p) {
+      if (c0 > 0 || a->init == INIT_ACCUMULATE)
+        acc[f][p] = _mm512_loadu_ps(o + f * a->out_sfb + p * 16);
+      else if (a->init == INIT_BIAS)
+        acc[f][p] = _mm512_loadu_ps(a->bias + (fb0 + f) * 16);
+      else
+        acc[f][p] = _mm512_setzero_ps();
+    }
+  int64_t wfb = a->cb * a->kh * a->kw * 256;
+  for (int64_t c = c0; c < c1; ++c)
+    for (int64_t y = 0; y < a->kh; ++y) {
+      const float *row = a->in + n * a->in_sn + c * a->in_scb +
+                         (oh * a->sh + y * a->dh) * a->in_sh +
+                         ow0 * sw * 16;
+      const float *wrow = a->w + fb0 * wfb + (c * a->kh + y) * a->kw * 256;
+      for (int64_t x = 0; x < a->kw; ++x) {
+        const float *ip = row + x * a->dw * 16;
+        const float *wp = wrow + x * 256;
+        for (int ci = 0; ci < 16; ++ci) {
+          __m512 wv[4];
+          _Pragma("clang loop unroll(full)")
+          for (int f = 0; f < FB; ++f)
+            wv[f] = _mm512_loadu_ps(wp + f * wfb + ci * 16);
+          _Pragma("clang loop unroll(full)")
+          for (int p = 0; p < P; ++p) {
+            __m512 v = _mm512_set1_ps(ip[p * sw * 16 + ci]);
+            _Pragma("clang loop unroll(full)")
+            for (int f = 0; f < FB; ++f)
+              acc[f][p] = _mm512_fmadd_ps(v, wv[f], acc[f][p]);
+          }
+        }
+      }
+    }
+  int last = c1 == a->cb;
+  _Pragma("clang loop unroll(full)")
+  for (int f = 0; f < FB; ++f)
+    _Pragma("clang loop unroll(full)")
+    for (int p = 0; p < P; ++p) {
+      __m512 v = acc[f][p];
+      if (last && a->relu)
+        v = _mm512_max_ps(v, _mm512_setzero_ps());
+      _mm512_storeu_ps(o + f * a->out_sfb + p * 16, v);
+    }
+}
+
+typedef void (*tile_fn)(const conv_args *, int64_t, int64_t, int64_t, int64_t,
+                        int64_t, int64_t);
+#define TILE(FB, P, SW)                                                        \
+  AVX512_FN void tile_##FB##_##P##_##SW(const conv_args *a, int64_t n,         \
+                                        int64_t fb0, int64_t oh, int64_t ow0,  \
+                                        int64_t c0, int64_t c1) {              \
+    tile(a, n, fb0, oh, ow0, c0, c1, FB, P, SW);                              \
+  }
+#define TILES_7(FB, SW)                                                        \
+  TILE(FB, 1, SW) TILE(FB, 2, SW) TILE(FB, 3, SW) TILE(FB, 4, SW)              \
+  TILE(FB, 5, SW) TILE(FB, 6, SW) TILE(FB, 7, SW)
+#define TILES_12(FB, SW)                                                       \
+  TILES_7(FB, SW) TILE(FB, 8, SW) TILE(FB, 9, SW) TILE(FB, 10, SW)             \
+  TILE(FB, 11, SW) TILE(FB, 12, SW)
+#define TABLE_7(FB, SW)                                                        \
+  {tile_##FB##_1_##SW, tile_##FB##_2_##SW, tile_##FB##_3_##SW,                 \
+   tile_##FB##_4_##SW, tile_##FB##_5_##SW, tile_##FB##_6_##SW,                 \
+   tile_##FB##_7_##SW}
+#define TABLE_12(FB, SW)                                                       \
+  {tile_##FB##_1_##SW,  tile_##FB##_2_##SW,  tile_##FB##_3_##SW,               \
+   tile_##FB##_4_##SW,  tile_##FB##_5_##SW,  tile_##FB##_6_##SW,               \
+   tile_##FB##_7_##SW,  tile_##FB##_8_##SW,  tile_##FB##_9_##SW,               \
+   tile_##FB##_10_##SW, tile_##FB##_11_##SW, tile_##FB##_12_##SW}
+
+TILES_7(4, 1) TILES_7(3, 1) TILES_12(2, 1) TILES_12(1, 1)
+TILES_7(4, 2) TILES_7(3, 2) TILES_12(2, 2) TILES_12(1, 2)
+TILE(4, 1, 0) TILE(3, 1, 0) TILE(2, 1, 0) TILE(1, 1, 0)
+
+/* Widest tile per filter-block count: 12, 24, 21 and 24 accumulators (with
+ * the filter vectors and a broadcast, at most 29 of the 32 registers). */
+static const int kMaxP[5] = {0, 12, 12, 7, 6};
+static const tile_fn kTiles1[5][12] = {
+    {0}, TABLE_12(1, 1), TABLE_12(2, 1), TABLE_7(3, 1), TABLE_7(4, 1)};
+static const tile_fn kTiles2[5][12] = {
+    {0}, TABLE_12(1, 2), TABLE_12(2, 2), TABLE_7(3, 2), TABLE_7(4, 2)};
+static const tile_fn kTilesAny[5] = {0, tile_1_1_0, tile_2_1_0, tile_3_1_0,
+                                     tile_4_1_0};
+
+static void conv_rows_avx512(const conv_args *a, int64_t n, int64_t fb0,
+                             int64_t fbs, int64_t oh0, int64_t oh1) {
+  const tile_fn *table = a->sw == 1 ? kTiles1[fbs] : a->sw == 2 ? kTiles2[fbs] : 0;
+  int pmax = table ? kMaxP[fbs] : 1;
+  for (int64_t c0 = 0; c0 < a->cb; c0 += a->cb_chunk) {
+    int64_t c1 = c0 + a->cb_chunk < a->cb ? c0 + a->cb_chunk : a->cb;
+    for (int64_t oh = oh0; oh < oh1; ++oh)
+      for (int64_t ow = 0; ow < a->ow;) {
+        /* Tiles of balanced widths (7 columns: 4 + 3, not 6 + 1). */
+        int64_t left = a->ow - ow, tiles = (left + pmax - 1) / pmax;
+        int64_t p = (left + tiles - 1) / tiles;
+        tile_fn fn = table ? table[p - 1] : kTilesAny[fbs];
+        fn(a, n, fb0, oh, ow, c0, c1);
+        ow += table ? p : 1;
+      }
+  }
+}
+
+/* Set by the unit tests to run the portable kernel. */
+int onnxc_uk_force_portable;
+
+static int has_avx512(void) {
+  static int known = -1;
+  if (onnxc_uk_force_portable)
+    return 0;
+  int v = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (v >= 0)
+    return v;
+  unsigned eax, ebx, ecx, edx;
+  v = 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_OSXSAVE) &&
+      (ecx & bit_FMA) && __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) &&
+      (ebx & bit_AVX512F)) {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    v = (lo & 0xe6) == 0xe6; /* XMM, YMM and ZMM state enabled by the OS */
+  }
+  __atomic_store_n(&known, v, __ATOMIC_RELAXED);
+  return v;
+}
+#endif
+
+static void conv_task(void *ctx, int64_t begin, int64_t end) {
+  const conv_args *a = (const conv_args *)ctx;
+  for (int64_t t = begin; t < end; ++t) {
+    int64_t rt = t % a->row_tasks, g = (t / a->row_tasks) % a->groups,
+            n = t / (a->row_tasks * a->groups);
+    int64_t fb0 = g * 4, fbs = a->fb - fb0 < 4 ? a->fb - fb0 : 4;
+    int64_t oh0 = rt * a->rows,
+            oh1 = oh0 + a->rows < a->oh ? oh0 + a->rows : a->oh;
+#if defined(__x86_64__)
+    if (has_avx512()) {
+      conv_rows_avx512(a, n, fb0, fbs, oh0, oh1);
+      continue;
+    }
+#endif
+    conv_rows_portable(a, n, fb0, fbs, oh0, oh1);
+  }
+}
+
+/* MLIR's memref descriptors (the C interface of func.call with
+ * llvm.emit_c_interface). */
+#define MEMREF(R)                                                              \
+  typedef struct {                                                             \
+    float *allocated, *aligned;                                                \
+    int64_t offset, sizes[R], strides[R];                                      \
+  } memref##R
+MEMREF(2);
+MEMREF(5);
+MEMREF(6);
+
+/* in: N x CB x H x W x 16 (padded), w: FB x CB x KH x KW x 16 x 16
+ * (contiguous), bias: FB x 16 (INIT_BIAS), out: N x FB x OH x OW x 16; in
+ * and out with unit strides inside their 16-channel vectors and 16 between
+ * positions (onnxc-lower-ukernels checks it). */
+void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const memref5 *in,
+                                             const memref6 *w,
+                                             const memref2 *bias,
+                                             const memref5 *out, int64_t sh,
+                                             int64_t sw, int64_t dh,
+                                             int64_t dw, int64_t init,
+                                             int64_t relu) {
+  int64_t n = out->sizes[0], cb = in->sizes[1], fb = out->sizes[1],
+          kh = w->sizes[2], kw = w->sizes[3], oh = out->sizes[2],
+          ow = out->sizes[3];
+  conv_args a = {in->aligned + in->offset,
+                 in->strides[0],
+                 in->strides[1],
+                 in->strides[2],
+                 w->aligned + w->offset,
+                 bias->aligned + bias->offset,
+                 out->aligned + out->offset,
+                 out->strides[0],
+                 out->strides[1],
+                 out->strides[2],
+                 n,
+                 cb,
+                 fb,
+                 kh,
+                 kw,
+                 oh,
+                 ow,
+                 sh,
+                 sw,
+                 dh,
+                 dw,
+                 init,
+                 relu,
+                 0,
+                 0,
+                 0,
+                 0};
+  if (n <= 0 || fb <= 0 || oh <= 0 || ow <= 0)
+    return;
+  /* Filters of a pass over a row: about 32 KiB (4 blocks x KH x KW KiB per
+   * input-channel block). */
+  int64_t per_cb = 4 * kh * kw;
+  a.cb_chunk = per_cb >= 32 ? 1 : 32 / per_cb;
+  if (a.cb_chunk > cb)
+    a.cb_chunk = cb;
+  if (a.cb_chunk < 1)
+    a.cb_chunk = 1;
+  /* Tasks of about 128 output positions (whole rows). */
+  a.rows = (128 + ow - 1) / ow;
+  if (a.rows > oh)
+    a.rows = oh;
+  a.groups = (fb + 3) / 4;
+  a.row_tasks = (oh + a.rows - 1) / a.rows;
+  onnxc_rt_parallel_for(conv_task, &a, n * a.groups * a.row_tasks);
+}

@@ -1,0 +1,263 @@
+//===- LowerUkernels.cpp - Marked linalg ops as calls of runtime kernels --===//
+//
+// After bufferization, a linalg.generic marked onnxc.ukernel (see
+// onnxc-conv-nchwc) becomes a call of the runtime's hand-written kernel,
+// passed the buffers as memref descriptors (the C interface: pointers to
+// {allocated, aligned, offset, sizes, strides}; see onnxc_ukernels.c), so
+// that buffer deallocation and planning see their uses, then the conv's
+// strides and dilations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_LOWERUKERNELS
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+
+namespace {
+
+constexpr llvm::StringLiteral kConvKernelName = "onnxc_uk_conv2d_nchwc_f32";
+/// How the kernel starts its accumulators (see onnxc_ukernels.c).
+enum ConvInit : int64_t { kAccumulate = 0, kBias = 1, kZero = 2 };
+constexpr int64_t kBlock = 16;
+
+/// The static strides of `type`, or failure.
+FailureOr<SmallVector<int64_t>> staticStrides(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return failure();
+  return strides;
+}
+
+/// `buffer` as a memref of dynamic sizes and strides (one kernel signature
+/// for every shape; the kernel reads them from the descriptor).
+MemRefType dynamicF32Type(MLIRContext *ctx, int64_t rank) {
+  auto layout = StridedLayoutAttr::get(
+      ctx, ShapedType::kDynamic,
+      SmallVector<int64_t>(rank, ShapedType::kDynamic));
+  return MemRefType::get(SmallVector<int64_t>(rank, ShapedType::kDynamic),
+                         Float32Type::get(ctx), layout);
+}
+
+Value dynamicView(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  return memref::CastOp::create(
+      b, loc, dynamicF32Type(b.getContext(), type.getRank()), buffer);
+}
+
+/// The last op before `op` in its block that may write memory, skipping
+/// allocations and views.
+Operation *previousWriter(Operation *op) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (isa<memref::AllocOp, memref::AllocaOp, ViewLikeOpInterface>(prev) ||
+        isMemoryEffectFree(prev))
+      continue;
+    return prev;
+  }
+  return nullptr;
+}
+
+/// The first op after `op` in its block that uses `buffer`.
+Operation *nextUser(Operation *op, Value buffer) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+    if (llvm::is_contained(next->getOperands(), buffer))
+      return next;
+  return nullptr;
+}
+
+/// Whether `buffer`'s contents after `epilogue` are not read: its uses
+/// after `op` are `epilogue` and then, first, an op that overwrites it
+/// whole (a fill or broadcast: bufferization reuses a conv's buffer).
+bool deadAfter(Value buffer, Operation *op, Operation *epilogue) {
+  Operation *next = nullptr;
+  for (Operation *use : buffer.getUsers()) {
+    // A use inside a loop counts at the loop.
+    Operation *user = op->getBlock()->findAncestorOpInBlock(*use);
+    if (!user)
+      return false;
+    if (user == op || user == epilogue || user->isBeforeInBlock(op) ||
+        isa<memref::DeallocOp>(user))
+      continue;
+    if (user->isBeforeInBlock(epilogue))
+      return false;
+    if (!next || user->isBeforeInBlock(next))
+      next = user;
+  }
+  if (!next)
+    return true;
+  if (auto fill = dyn_cast<linalg::FillOp>(next))
+    return fill.getOutputs()[0] == buffer;
+  if (auto broadcast = dyn_cast<linalg::BroadcastOp>(next))
+    return broadcast.getInit() == buffer;
+  return false;
+}
+
+/// The buffer `v` is a view of (or `v`).
+Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether an op strictly between `first` and `last` (same block) uses a
+/// view of one of `buffers`.
+bool touchesBetween(Operation *first, Operation *last, ValueRange buffers) {
+  llvm::SmallPtrSet<Value, 4> roots;
+  for (Value v : buffers)
+    if (v)
+      roots.insert(rootBuffer(v));
+  for (Operation *op = first->getNextNode(); op && op != last;
+       op = op->getNextNode()) {
+    WalkResult r = op->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (isa<MemRefType>(operand.getType()) &&
+            roots.contains(rootBuffer(operand)))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      return true;
+  }
+  return false;
+}
+
+LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
+                        linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return failure();
+  Value in = op.getDpsInputs()[0], w = op.getDpsInputs()[1],
+        out = op.getDpsInits()[0];
+  auto inType = dyn_cast<MemRefType>(in.getType());
+  auto wType = dyn_cast<MemRefType>(w.getType());
+  auto outType = dyn_cast<MemRefType>(out.getType());
+  if (!inType || !wType || !outType || !inType.hasStaticShape() ||
+      !wType.hasStaticShape() || !outType.hasStaticShape())
+    return failure();
+  auto inStrides = staticStrides(inType), outStrides = staticStrides(outType);
+  if (failed(inStrides) || failed(outStrides) ||
+      (*inStrides)[4] != 1 || (*inStrides)[3] != 16 || (*outStrides)[4] != 1 ||
+      (*outStrides)[3] != 16 || !wType.getLayout().isIdentity())
+    return failure();
+  auto strides = op->getAttrOfType<DenseI64ArrayAttr>("strides");
+  auto dilations = op->getAttrOfType<DenseI64ArrayAttr>("dilations");
+  if (!strides || !dilations || strides.size() != 2 || dilations.size() != 2)
+    return failure();
+
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  // A bias broadcast or a zero fill of the output just before: the kernel
+  // starts from it instead.
+  int64_t init = kAccumulate;
+  Value bias;
+  Operation *writer = previousWriter(op);
+  if (auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(writer);
+      broadcast && broadcast.getInit() == out &&
+      broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3}) {
+    auto biasType = dyn_cast<MemRefType>(broadcast.getInput().getType());
+    if (biasType && biasType.getLayout().isIdentity()) {
+      bias = broadcast.getInput();
+      init = kBias;
+    }
+  } else if (auto fill = dyn_cast_or_null<linalg::FillOp>(writer);
+             fill && fill.getOutputs()[0] == out &&
+             matchPattern(fill.getInputs()[0], m_PosZeroFloat())) {
+    init = kZero;
+  }
+
+  // A Relu reading only the conv's output: the kernel applies it and
+  // writes the Relu's buffer instead, in the Relu's place (the conv's own
+  // buffer is then dead). The ops in between (a pad's border fills) must
+  // not touch the conv's buffers.
+  int64_t relu = 0;
+  Operation *fusedEpilogue = nullptr;
+  if (init != kAccumulate) {
+    auto epilogue = dyn_cast_or_null<linalg::GenericOp>(nextUser(op, out));
+    if (epilogue && epilogue->hasAttr(onnxc::kUkernelEpilogueAttrName) &&
+        epilogue.getNumDpsInputs() == 1 &&
+        epilogue.getDpsInputs()[0] == out &&
+        deadAfter(out, op, epilogue) &&
+        !touchesBetween(op, epilogue, {in, w, bias, out})) {
+      Value target = epilogue.getDpsInits()[0];
+      auto targetType = dyn_cast<MemRefType>(target.getType());
+      FailureOr<SmallVector<int64_t>> targetStrides = failure();
+      if (targetType)
+        targetStrides = staticStrides(targetType);
+      if (succeeded(targetStrides) && (*targetStrides)[4] == 1 &&
+          (*targetStrides)[3] == 16 &&
+          targetType.getShape() == outType.getShape()) {
+        out = target;
+        relu = 1;
+        fusedEpilogue = epilogue;
+        b.setInsertionPoint(epilogue);
+      }
+    }
+  }
+  if (!bias) {
+    // No bias read: any 2-D buffer stands in.
+    bias = memref::AllocaOp::create(
+        b, loc, MemRefType::get({1, kBlock}, b.getF32Type()));
+  }
+  SmallVector<Value> args{dynamicView(b, loc, in), dynamicView(b, loc, w),
+                          dynamicView(b, loc, bias), dynamicView(b, loc, out)};
+  for (int64_t v : {strides[0], strides[1], dilations[0], dilations[1], init,
+                    relu})
+    args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
+  func::CallOp::create(b, loc, kernel, args);
+  if (init != kAccumulate)
+    writer->erase();
+  if (fusedEpilogue)
+    fusedEpilogue->erase();
+  op->erase();
+  return success();
+}
+
+struct LowerUkernelsPass
+    : mlir::onnxc::impl::LowerUkernelsBase<LowerUkernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::GenericOp> ops;
+    module.walk([&](linalg::GenericOp op) {
+      auto name = op->getAttrOfType<StringAttr>(onnxc::kUkernelAttrName);
+      if (name && name.getValue() == onnxc::kConvNCHWcUkernel &&
+          op.hasPureBufferSemantics())
+        ops.push_back(op);
+    });
+    if (ops.empty())
+      return;
+    OpBuilder b(&getContext());
+    b.setInsertionPointToStart(module.getBody());
+    auto kernel = module.lookupSymbol<func::FuncOp>(kConvKernelName);
+    if (!kernel) {
+      // Buffers as descriptors (the C interface: pointers to {allocated,
+      // aligned, offset, sizes, strides}), then strides, dilations, how
+      // the accumulators start and whether a Relu follows.
+      SmallVector<Type> argTypes;
+      for (int64_t rank : {5, 6, 2, 5})
+        argTypes.push_back(dynamicF32Type(&getContext(), rank));
+      argTypes.append(6, b.getI64Type());
+      kernel = func::FuncOp::create(b, module.getLoc(), kConvKernelName,
+                                    b.getFunctionType(argTypes, {}));
+      kernel.setPrivate();
+      kernel->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+    }
+    for (linalg::GenericOp op : ops)
+      // Left alone (strided operands), the generic stays a loop nest.
+      (void)lowerConv(b, kernel, op);
+  }
+};
+
+} // namespace

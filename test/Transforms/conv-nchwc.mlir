@@ -1,0 +1,82 @@
+// RUN: onnx-mlir-opt %s --split-input-file --onnxc-conv-nchwc --canonicalize | FileCheck %s
+
+// A 3 x 3 conv with a bias, its Relu and a strided 1 x 1 conv: the input is
+// packed (reshape + transpose) and then padded; the filters and the bias are
+// packed (constants here, so they fold); both convs are kernel generics on
+// N x C/16 x H x W x 16 tensors; the Relu runs on the blocked tensor, marked
+// as the first kernel's epilogue, and feeds the second conv with no unpack in
+// between; only the result is unpacked.
+// CHECK-DAG: #[[IN1:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 + d6, d3 + d7, d8)>
+// CHECK-DAG: #[[W:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+// CHECK-DAG: #[[IN2:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 * 2 + d6, d3 * 2 + d7, d8)>
+// CHECK-LABEL: func.func @chain
+// CHECK-DAG: %[[W2:.*]] = arith.constant dense<2.000000e+00> : tensor<2x2x1x1x16x16xf32>
+// CHECK-DAG: %[[B:.*]] = arith.constant dense<5.000000e-01> : tensor<2x16xf32>
+// CHECK-DAG: %[[W1:.*]] = arith.constant dense<1.000000e+00> : tensor<2x2x3x3x16x16xf32>
+// CHECK: %[[E:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 16, 8, 8]
+// CHECK: %[[T:.*]] = linalg.transpose ins(%[[E]] : tensor<1x2x16x8x8xf32>) outs(%{{.*}} : tensor<1x2x8x8x16xf32>) permutation = [0, 1, 3, 4, 2]
+// CHECK: %[[P:.*]] = tensor.pad %[[T]] low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0]
+// CHECK: %[[BB:.*]] = linalg.broadcast ins(%[[B]] : tensor<2x16xf32>) outs(%{{.*}} : tensor<1x2x8x8x16xf32>) dimensions = [0, 2, 3]
+// CHECK: %[[C1:.*]] = linalg.generic {indexing_maps = [#[[IN1]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%[[P]], %[[W1]] : tensor<1x2x10x10x16xf32>, tensor<2x2x3x3x16x16xf32>) outs(%[[BB]] : tensor<1x2x8x8x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 1, 1>}
+// CHECK:   arith.mulf
+// CHECK:   arith.addf
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[C1]] : tensor<1x2x8x8x16xf32>) {{.*}} attrs = {onnxc.ukernel_epilogue = "relu"}
+// CHECK:   arith.maximumf
+// CHECK: %[[F:.*]] = linalg.fill {{.*}} -> tensor<1x2x4x4x16xf32>
+// CHECK: %[[C2:.*]] = linalg.generic {indexing_maps = [#[[IN2]], #[[W]], #[[OUT]]], {{.*}} ins(%[[R]], %[[W2]] : tensor<1x2x8x8x16xf32>, tensor<2x2x1x1x16x16xf32>) outs(%[[F]] : tensor<1x2x4x4x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 2, 2>}
+// CHECK: %[[U:.*]] = linalg.transpose ins(%[[C2]] : tensor<1x2x4x4x16xf32>) outs(%{{.*}} : tensor<1x2x16x4x4xf32>) permutation = [0, 1, 4, 2, 3]
+// CHECK: %[[Y:.*]] = tensor.collapse_shape %[[U]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x16x4x4xf32> into tensor<1x32x4x4xf32>
+// CHECK: return %[[Y]]
+func.func @chain(%x: tensor<1x32x8x8xf32>) -> tensor<1x32x4x4xf32> {
+  %w1 = arith.constant dense<1.0> : tensor<32x32x3x3xf32>
+  %w2 = arith.constant dense<2.0> : tensor<32x32x1x1xf32>
+  %b = arith.constant dense<0.5> : tensor<32xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x32x8x8xf32> to tensor<1x32x10x10xf32>
+  %e = tensor.empty() : tensor<1x32x8x8xf32>
+  %bb = linalg.broadcast ins(%b : tensor<32xf32>) outs(%e : tensor<1x32x8x8xf32>) dimensions = [0, 2, 3]
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w1 : tensor<1x32x10x10xf32>, tensor<32x32x3x3xf32>) outs(%bb : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1 : tensor<1x32x8x8xf32>) outs(%e : tensor<1x32x8x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x32x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%r, %w2 : tensor<1x32x8x8xf32>, tensor<32x32x1x1xf32>) outs(%f : tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32>
+  return %c2 : tensor<1x32x4x4xf32>
+}
+
+// -----
+
+// 24 input channels: not a multiple of 16, the conv stays as it is.
+// CHECK-LABEL: func.func @channels
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: onnxc.ukernel
+func.func @channels(%x: tensor<1x24x8x8xf32>) -> tensor<1x32x8x8xf32> {
+  %w = arith.constant dense<1.0> : tensor<32x24x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x24x8x8xf32>, tensor<32x24x1x1xf32>) outs(%f : tensor<1x32x8x8xf32>) -> tensor<1x32x8x8xf32>
+  return %c : tensor<1x32x8x8xf32>
+}
+
+// -----
+
+// A filter computed at run time (an input) is not packed: the conv stays.
+// CHECK-LABEL: func.func @dynamic_filter
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-NOT: onnxc.ukernel
+func.func @dynamic_filter(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x1x1xf32>) -> tensor<1x16x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>) outs(%f : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %c : tensor<1x16x8x8xf32>
+}

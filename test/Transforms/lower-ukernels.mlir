@@ -1,0 +1,102 @@
+// RUN: onnx-mlir-opt %s --split-input-file --onnxc-lower-ukernels --cse | FileCheck %s
+
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 + d6, d3 + d7, d8)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+
+// The bias broadcast and the Relu join the call: the kernel starts from the
+// bias (init 1), applies the Relu (1) and writes the Relu's destination (the
+// interior of a padded buffer), in the Relu's place after the border fill.
+// CHECK: func.func private @onnxc_uk_conv2d_nchwc_f32(memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @bias_relu
+// CHECK-NOT: linalg.broadcast
+// CHECK: linalg.fill
+// CHECK: %[[SUB:.*]] = memref.subview %arg3[0, 0, 1, 1, 0]
+// CHECK-DAG: %[[X:.*]] = memref.cast %arg0
+// CHECK-DAG: %[[W:.*]] = memref.cast %arg1
+// CHECK-DAG: %[[B:.*]] = memref.cast %arg2
+// CHECK-DAG: %[[Y:.*]] = memref.cast %[[SUB]]
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%[[X]], %[[W]], %[[B]], %[[Y]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]])
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @bias_relu(%x: memref<1x2x10x10x16xf32>, %w: memref<2x2x3x3x16x16xf32>, %b: memref<2x16xf32>, %y: memref<1x2x10x10x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2x8x8x16xf32>
+  linalg.broadcast ins(%b : memref<2x16xf32>) outs(%acc : memref<1x2x8x8x16xf32>) dimensions = [0, 2, 3]
+  linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x2x10x10x16xf32>, memref<2x2x3x3x16x16xf32>) outs(%acc : memref<1x2x8x8x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 1, 1>} {
+  ^bb0(%i: f32, %f: f32, %o: f32):
+    %m = arith.mulf %i, %f : f32
+    %a = arith.addf %o, %m : f32
+    linalg.yield %a : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x2x10x10x16xf32>)
+  %inner = memref.subview %y[0, 0, 1, 1, 0] [1, 2, 8, 8, 16] [1, 1, 1, 1, 1] : memref<1x2x10x10x16xf32> to memref<1x2x8x8x16xf32, strided<[3200, 1600, 160, 16, 1], offset: 176>>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x8x8x16xf32>) outs(%inner : memref<1x2x8x8x16xf32, strided<[3200, 1600, 160, 16, 1], offset: 176>>) attrs = {onnxc.ukernel_epilogue = "relu"} {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %acc : memref<1x2x8x8x16xf32>
+  return
+}
+
+// -----
+
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 * 2 + d6, d3 * 2 + d7, d8)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+
+// A zero fill joins the call (init 2); the Relu's input is read again after
+// it, so the Relu stays and the kernel writes its own buffer (relu 0).
+// CHECK-LABEL: func.func @fill_reread
+// CHECK-NOT: linalg.fill
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TWO]], %[[TWO]], %[[ONE]], %[[ONE]], %[[TWO]], %[[ZERO]])
+// CHECK: linalg.generic {{.*}}onnxc.ukernel_epilogue = "relu"
+// CHECK: memref.copy
+func.func @fill_reread(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>, %y: memref<1x2x5x5x16xf32>, %z: memref<1x2x5x5x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2x5x5x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x5x5x16xf32>)
+  linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x2x9x9x16xf32>, memref<2x2x1x1x16x16xf32>) outs(%acc : memref<1x2x5x5x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 2, 2>} {
+  ^bb0(%i: f32, %f: f32, %o: f32):
+    %m = arith.mulf %i, %f : f32
+    %a = arith.addf %o, %m : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x5x5x16xf32>) outs(%y : memref<1x2x5x5x16xf32>) attrs = {onnxc.ukernel_epilogue = "relu"} {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %acc, %z : memref<1x2x5x5x16xf32> to memref<1x2x5x5x16xf32>
+  return
+}
+
+// -----
+
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 + d6, d3 + d7, d8)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+
+// Any other start: the kernel accumulates into its output as it is (init 0).
+// CHECK-LABEL: func.func @accumulate
+// CHECK: memref.copy %arg2, %arg3
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ZERO]], %[[ZERO]])
+func.func @accumulate(%x: memref<1x1x4x4x16xf32>, %w: memref<1x1x1x1x16x16xf32>, %init: memref<1x1x4x4x16xf32>, %y: memref<1x1x4x4x16xf32>) {
+  memref.copy %init, %y : memref<1x1x4x4x16xf32> to memref<1x1x4x4x16xf32>
+  linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x1x4x4x16xf32>, memref<1x1x1x1x16x16xf32>) outs(%y : memref<1x1x4x4x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 1, 1>} {
+  ^bb0(%i: f32, %f: f32, %o: f32):
+    %m = arith.mulf %i, %f : f32
+    %a = arith.addf %o, %m : f32
+    linalg.yield %a : f32
+  }
+  return
+}

@@ -1,0 +1,164 @@
+//===- ConvNCHWcKernelTest.cpp - The runtime's NCHWc conv kernel ----------===//
+//
+// onnxc_uk_conv2d_nchwc_f32 (lib/Runtime/onnxc_ukernels.c) against a plain
+// reference in double, over shapes that reach every register-tile width and
+// filter-block remainder, strides 1, 2 and 3 (3: the position-by-position
+// tiles), dilations, padded (strided) input and output views, each way of
+// starting the accumulators, with and without the Relu; the AVX-512 and the
+// portable kernels alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+extern "C" {
+#define MEMREF(R)                                                              \
+  struct memref##R {                                                           \
+    float *allocated, *aligned;                                                \
+    int64_t offset, sizes[R], strides[R];                                      \
+  };
+MEMREF(2)
+MEMREF(5)
+MEMREF(6)
+#undef MEMREF
+void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const memref5 *in,
+                                             const memref6 *w,
+                                             const memref2 *bias,
+                                             const memref5 *out, int64_t sh,
+                                             int64_t sw, int64_t dh,
+                                             int64_t dw, int64_t init,
+                                             int64_t relu);
+extern int onnxc_uk_force_portable;
+}
+
+namespace {
+
+struct Problem {
+  int64_t n, cb, fb, ih, iw, kh, kw, sh, sw, dh, dw;
+  int64_t init; // 0: accumulate, 1: bias, 2: zero
+  bool relu;
+  int64_t border; // extra rows/columns around the output inside its buffer
+};
+
+/// Runs `p` through the kernel and returns the largest error against the
+/// reference, relative to the largest magnitude of the result.
+double maxError(const Problem &p, unsigned seed) {
+  int64_t oh = (p.ih - (p.kh - 1) * p.dh - 1) / p.sh + 1;
+  int64_t ow = (p.iw - (p.kw - 1) * p.dw - 1) / p.sw + 1;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  auto fill = [&](std::vector<float> &v) {
+    for (float &x : v)
+      x = dist(rng);
+  };
+  std::vector<float> in(p.n * p.cb * p.ih * p.iw * 16);
+  std::vector<float> w(p.fb * p.cb * p.kh * p.kw * 256), bias(p.fb * 16);
+  fill(in);
+  fill(w);
+  fill(bias);
+  // The output is the interior of a buffer `border` larger on each side.
+  int64_t bh = oh + 2 * p.border, bw = ow + 2 * p.border;
+  std::vector<float> out(p.n * p.fb * bh * bw * 16);
+  fill(out);
+  std::vector<float> start = out;
+
+  memref5 inRef{in.data(), in.data(), 0,
+                {p.n, p.cb, p.ih, p.iw, 16},
+                {p.cb * p.ih * p.iw * 16, p.ih * p.iw * 16, p.iw * 16, 16, 1}};
+  memref6 wRef{w.data(), w.data(), 0,
+               {p.fb, p.cb, p.kh, p.kw, 16, 16},
+               {p.cb * p.kh * p.kw * 256, p.kh * p.kw * 256, p.kw * 256, 256,
+                16, 1}};
+  memref2 biasRef{bias.data(), bias.data(), 0, {p.fb, 16}, {16, 1}};
+  int64_t offset = (p.border * bw + p.border) * 16;
+  memref5 outRef{out.data(), out.data(), offset,
+                 {p.n, p.fb, oh, ow, 16},
+                 {p.fb * bh * bw * 16, bh * bw * 16, bw * 16, 16, 1}};
+  _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(&inRef, &wRef, &biasRef, &outRef,
+                                         p.sh, p.sw, p.dh, p.dw, p.init,
+                                         p.relu);
+
+  double worst = 0, scale = 1e-6;
+  for (int64_t n = 0; n < p.n; ++n)
+    for (int64_t f = 0; f < p.fb * 16; ++f)
+      for (int64_t y = -p.border; y < oh + p.border; ++y)
+        for (int64_t x = -p.border; x < ow + p.border; ++x) {
+          int64_t at = (((n * p.fb + f / 16) * bh + y + p.border) * bw + x +
+                        p.border) *
+                           16 +
+                       f % 16;
+          bool inside = y >= 0 && y < oh && x >= 0 && x < ow;
+          if (!inside) { // the border is not written
+            worst = std::max(worst, double(std::fabs(out[at] - start[at])));
+            continue;
+          }
+          double acc = p.init == 0   ? start[at]
+                       : p.init == 1 ? bias[f]
+                                     : 0.0;
+          for (int64_t c = 0; c < p.cb * 16; ++c)
+            for (int64_t i = 0; i < p.kh; ++i)
+              for (int64_t j = 0; j < p.kw; ++j) {
+                int64_t iy = y * p.sh + i * p.dh, ix = x * p.sw + j * p.dw;
+                acc += double(in[(((n * p.cb + c / 16) * p.ih + iy) * p.iw +
+                                  ix) *
+                                     16 +
+                                 c % 16]) *
+                       w[((((f / 16) * p.cb + c / 16) * p.kh + i) * p.kw + j) *
+                             256 +
+                         (c % 16) * 16 + f % 16];
+              }
+          if (p.relu && acc < 0)
+            acc = 0;
+          scale = std::max(scale, std::fabs(acc));
+          worst = std::max(worst, std::fabs(acc - out[at]));
+        }
+  return worst / scale;
+}
+
+std::vector<Problem> problems() {
+  std::vector<Problem> list;
+  // Output widths 1..30 (every tile width and split), filter blocks 1..5
+  // (4 + 1 remainders), strides 1-3, 3 x 3 and 1 x 1.
+  for (int64_t ow : {1, 5, 7, 13, 14, 30})
+    for (int64_t fb : {1, 2, 3, 5})
+      for (int64_t s : {1, 2, 3}) {
+        int64_t k = s == 3 ? 1 : 3;
+        list.push_back({1, 2, fb, 3 * s + k, (ow - 1) * s + k, k, k, s, s, 1,
+                        1, (ow + fb) % 3, (ow % 2) == 1, 0});
+      }
+  // Dilation, batch 2, several input-channel chunks (1 x 1: 8 blocks per
+  // pass over a row), an output inside a padded buffer.
+  list.push_back({2, 3, 4, 9, 11, 3, 3, 1, 1, 2, 2, 1, true, 1});
+  list.push_back({1, 20, 6, 5, 9, 1, 1, 1, 1, 1, 1, 0, false, 2});
+  list.push_back({1, 2, 2, 8, 8, 3, 3, 2, 1, 1, 2, 2, true, 1});
+  return list;
+}
+
+TEST(ConvNCHWcKernel, MatchesReference) {
+  unsigned seed = 0;
+  for (const Problem &p : problems()) {
+    double err = maxError(p, ++seed);
+    EXPECT_LT(err, 1e-5) << "n " << p.n << " cb " << p.cb << " fb " << p.fb
+                         << " in " << p.ih << "x" << p.iw << " k " << p.kh
+                         << " s " << p.sh << "," << p.sw << " d " << p.dh
+                         << " init " << p.init << " relu " << p.relu;
+  }
+}
+
+TEST(ConvNCHWcKernel, PortableMatchesReference) {
+  onnxc_uk_force_portable = 1;
+  unsigned seed = 100;
+  for (const Problem &p : problems()) {
+    double err = maxError(p, ++seed);
+    EXPECT_LT(err, 1e-5) << "n " << p.n << " cb " << p.cb << " fb " << p.fb
+                         << " s " << p.sh << " init " << p.init;
+  }
+  onnxc_uk_force_portable = 0;
+}
+
+} // namespace
