@@ -87,12 +87,17 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
 }
 
 void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
-                                             bool vectorize, bool nchwc) {
+                                             bool vectorize,
+                                             ConvLayout layout) {
+  bool nchwc = vectorize && layout != ConvLayout::NCHW;
+  if (nchwc) {
+    ConvNCHWcOptions options;
+    options.minFlopsPerMoved =
+        layout == ConvLayout::Auto ? kAutoNCHWcFlopsPerMoved : 0;
+    pm.addNestedPass<func::FuncOp>(createConvNCHWc(options));
+    pm.addPass(createCanonicalizerPass());
+  }
   if (vectorize) {
-    if (nchwc) {
-      pm.addNestedPass<func::FuncOp>(createConvNCHWc());
-      pm.addPass(createCanonicalizerPass());
-    }
     pm.addNestedPass<func::FuncOp>(createConvToMatmul());
     pm.addNestedPass<func::FuncOp>(createPackMatmulWeights());
     pm.addPass(createCanonicalizerPass());
@@ -125,7 +130,7 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // subview become self-copies once CSE merges the subviews.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
-  if (vectorize && nchwc)
+  if (nchwc)
     pm.addPass(createLowerUkernels());
   // Vector ops down to 1-D before buffer deallocation (whose ownership
   // bookkeeping must not land inside vector.mask regions).
@@ -205,6 +210,6 @@ void mlir::onnxc::registerPipelines() {
       "onnxc-linalg-to-llvm-nchwc",
       "linalg on tensors -> LLVM dialect, convs in the NCHWc layout",
       [](OpPassManager &pm) {
-        buildLinalgToLLVMPipeline(pm, /*vectorize=*/true, /*nchwc=*/true);
+        buildLinalgToLLVMPipeline(pm, /*vectorize=*/true, ConvLayout::NCHWc);
       });
 }

@@ -308,3 +308,53 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const memref5 *in,
   a.row_tasks = (oh + a.rows - 1) / a.rows;
   onnxc_rt_parallel_for(conv_task, &a, n * a.groups * a.row_tasks);
 }
+
+/* ---- Layout changes: NCHW <-> NCHWc. ---- */
+
+typedef struct {
+  const memref5 *in, *out;
+  int64_t blocked; /* 1: in N x CB x 16 x H x W -> out N x CB x H x W x 16 */
+} transpose_args;
+
+/* Rows (n, cb, h) [begin, end): 16 channels x W positions each, moved in
+ * tiles of 16 x 16 (one L1-resident tile per step). */
+static void transpose_task(void *ctx, int64_t begin, int64_t end) {
+  const transpose_args *t = (const transpose_args *)ctx;
+  const memref5 *in = t->in, *out = t->out;
+  int64_t cb = out->sizes[1], h = t->blocked ? out->sizes[2] : out->sizes[3],
+          w = t->blocked ? out->sizes[3] : out->sizes[4];
+  /* Strides of (n, cb, c, h, w) on either side. */
+  const int64_t *is = in->strides, *os = out->strides;
+  int64_t in_c = t->blocked ? is[2] : is[4], in_h = t->blocked ? is[3] : is[2],
+          in_w = t->blocked ? is[4] : is[3];
+  int64_t out_c = t->blocked ? os[4] : os[2],
+          out_h = t->blocked ? os[2] : os[3],
+          out_w = t->blocked ? os[3] : os[4];
+  for (int64_t row = begin; row < end; ++row) {
+    int64_t y = row % h, b = (row / h) % cb, n = row / (h * cb);
+    const float *src = in->aligned + in->offset + n * is[0] + b * is[1] +
+                       y * in_h;
+    float *dst = out->aligned + out->offset + n * os[0] + b * os[1] +
+                 y * out_h;
+    for (int64_t x0 = 0; x0 < w; x0 += 16) {
+      int64_t x1 = x0 + 16 < w ? x0 + 16 : w;
+      if (t->blocked)
+        for (int64_t x = x0; x < x1; ++x)
+          for (int64_t c = 0; c < 16; ++c)
+            dst[x * out_w + c * out_c] = src[c * in_c + x * in_w];
+      else
+        for (int64_t c = 0; c < 16; ++c)
+          for (int64_t x = x0; x < x1; ++x)
+            dst[c * out_c + x * out_w] = src[x * in_w + c * in_c];
+    }
+  }
+}
+
+void _mlir_ciface_onnxc_uk_transpose_nchwc_f32(const memref5 *in,
+                                                const memref5 *out,
+                                                int64_t blocked) {
+  transpose_args t = {in, out, blocked};
+  int64_t h = blocked ? out->sizes[2] : out->sizes[3];
+  onnxc_rt_parallel_for(transpose_task, &t,
+                        out->sizes[0] * out->sizes[1] * h);
+}

@@ -55,8 +55,8 @@ Value packTensor(OpBuilder &b, Location loc, Value v,
 }
 
 /// Whether `pad` pads only the spatial dims of an N x C x H x W tensor with
-/// a constant zero.
-bool isSpatialZeroPad(tensor::PadOp pad) {
+/// a constant (zero, when `zero`).
+bool isSpatialPad(tensor::PadOp pad, bool zero) {
   if (pad.getSourceType().getRank() != 4)
     return false;
   for (int64_t d = 0; d < 2; ++d)
@@ -64,73 +64,94 @@ bool isSpatialZeroPad(tensor::PadOp pad) {
         !isConstantIntValue(pad.getMixedHighPad()[d], 0))
       return false;
   Value value = pad.getConstantPaddingValue();
-  return value && matchPattern(value, m_AnyZeroFloat());
+  return value && (!zero || matchPattern(value, m_AnyZeroFloat()));
 }
 
-LogicalResult rewriteConv(RewriterBase &rewriter,
-                          linalg::Conv2DNchwFchwOp conv) {
-  if (!conv.hasPureTensorSemantics() || !isStaticF32(conv))
-    return failure();
-  Value input = conv.getInputs()[0], filter = conv.getInputs()[1],
-        init = conv.getOutputs()[0];
-  auto fType = cast<RankedTensorType>(filter.getType());
-  auto oType = cast<RankedTensorType>(init.getType());
-  int64_t f = fType.getDimSize(0), c = fType.getDimSize(1);
-  if (f % kBlock || c % kBlock || !derivesFromConstants(filter))
-    return failure();
-  SmallVector<int64_t> strides = attrValues(conv.getStrides());
-  SmallVector<int64_t> dilations = attrValues(conv.getDilations());
-  Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
-  MLIRContext *ctx = rewriter.getContext();
+/// `input` (N x C x H x W, maybe a spatial pad's result) packed to
+/// N x C/16 x H x W x 16, the pad applied after the pack.
+Value packPaddedInput(OpBuilder &b, Location loc, Value input, bool zeroPad) {
+  auto pad = input.getDefiningOp<tensor::PadOp>();
+  if (!pad || !isSpatialPad(pad, zeroPad))
+    return packTensor(b, loc, input, {1});
+  Value source = packTensor(b, loc, pad.getSource(), {1});
+  SmallVector<OpFoldResult> low = pad.getMixedLowPad(),
+                            high = pad.getMixedHighPad();
+  low.push_back(b.getIndexAttr(0));
+  high.push_back(b.getIndexAttr(0));
+  return tensor::PadOp::create(b, loc, Type(), source, low, high,
+                               pad.getConstantPaddingValue())
+      .getResult();
+}
 
-  // The input, packed before its spatial padding (so that the pad can meet
-  // the unpack of the producer and fold).
-  Value packedInput;
-  if (auto pad = input.getDefiningOp<tensor::PadOp>();
-      pad && isSpatialZeroPad(pad)) {
-    Value source = packTensor(rewriter, loc, pad.getSource(), {1});
-    SmallVector<OpFoldResult> low = pad.getMixedLowPad(),
-                              high = pad.getMixedHighPad();
-    low.push_back(rewriter.getIndexAttr(0));
-    high.push_back(rewriter.getIndexAttr(0));
-    packedInput = tensor::PadOp::create(rewriter, loc, Type(), source, low,
-                                        high, pad.getConstantPaddingValue())
-                      .getResult();
-  } else {
-    packedInput = packTensor(rewriter, loc, input, {1});
+Value unpackResult(OpBuilder &b, Location loc, Value packed,
+                   RankedTensorType type) {
+  Value dest = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                       type.getElementType());
+  return linalg::UnPackOp::create(b, loc, packed, dest, ArrayRef<int64_t>{1},
+                                  ArrayRef<OpFoldResult>{b.getIndexAttr(kBlock)},
+                                  {})
+      .getResult();
+}
+
+/// How a conv's accumulator starts: a fill's scalar, a bias per filter
+/// (1-D), or a whole init tensor (N x F x OH x OW).
+struct ConvStart {
+  Value scalar, bias, tensor;
+  explicit ConvStart(Value init) {
+    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+      scalar = fill.getInputs()[0];
+      return;
+    }
+    auto broadcast = init.getDefiningOp<linalg::BroadcastOp>();
+    if (broadcast && broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3} &&
+        cast<ShapedType>(broadcast.getInput().getType()).getRank() == 1) {
+      bias = broadcast.getInput();
+      return;
+    }
+    tensor = init;
   }
-  Value packedFilter = packTensor(rewriter, loc, filter, {1, 0});
+};
 
-  // The accumulator's start, packed.
-  Value packedInit;
-  SmallVector<int64_t> outShape{oType.getDimSize(0), f / kBlock,
-                                oType.getDimSize(2), oType.getDimSize(3),
-                                kBlock};
-  auto outType = RankedTensorType::get(outShape, rewriter.getF32Type());
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    Value empty = tensor::EmptyOp::create(rewriter, loc, outShape,
-                                          rewriter.getF32Type());
-    packedInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
-                                        empty)
-                     .getResult(0);
-  } else if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>();
-             broadcast &&
-             broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3} &&
-             cast<ShapedType>(broadcast.getInput().getType()).getRank() == 1) {
-    Value bias = tensor::ExpandShapeOp::create(
-        rewriter, loc,
-        RankedTensorType::get({f / kBlock, kBlock}, rewriter.getF32Type()),
-        broadcast.getInput(), SmallVector<ReassociationIndices>{{0, 1}});
-    Value empty = tensor::EmptyOp::create(rewriter, loc, outShape,
-                                          rewriter.getF32Type());
-    packedInit = linalg::BroadcastOp::create(rewriter, loc, bias, empty,
-                                             ArrayRef<int64_t>{0, 2, 3})
-                     .getResult()[0];
-  } else {
-    packedInit = packTensor(rewriter, loc, init, {1});
+/// The blocked start of filters [f0, f0 + f) (N x f/16 x OH x OW x 16): a
+/// fill or a bias broadcast of its own (onnxc-lower-ukernels folds them into
+/// the kernel), or the packed init's slice.
+Value blockedStart(OpBuilder &b, Location loc, const ConvStart &start,
+                   Value packedInit, ArrayRef<int64_t> outShape, int64_t f0) {
+  Type f32 = b.getF32Type();
+  if (start.scalar) {
+    Value empty = tensor::EmptyOp::create(b, loc, outShape, f32);
+    return linalg::FillOp::create(b, loc, start.scalar, empty).getResult(0);
   }
+  if (start.bias) {
+    int64_t fb = outShape[1];
+    Value bias = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({fb * kBlock}, f32), start.bias,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(f0)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(fb * kBlock)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    bias = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({fb, kBlock}, f32), bias,
+        SmallVector<ReassociationIndices>{{0, 1}});
+    Value empty = tensor::EmptyOp::create(b, loc, outShape, f32);
+    return linalg::BroadcastOp::create(b, loc, bias, empty,
+                                       ArrayRef<int64_t>{0, 2, 3})
+        .getResult()[0];
+  }
+  SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0)), sizes, ones(5, b.getIndexAttr(1));
+  offsets[1] = b.getIndexAttr(f0 / kBlock);
+  for (int64_t v : outShape)
+    sizes.push_back(b.getIndexAttr(v));
+  return tensor::ExtractSliceOp::create(b, loc, packedInit, offsets, sizes,
+                                        ones);
+}
 
+/// The kernel generic: `packedInput` (N x C/16 x Hp x Wp x 16, padded)
+/// convolved with `filter` (F x C x KH x KW, packed here) into `start`.
+Value blockedConv(OpBuilder &b, Location loc, Value packedInput, Value filter,
+                  Value start, ArrayRef<int64_t> strides,
+                  ArrayRef<int64_t> dilations) {
+  MLIRContext *ctx = b.getContext();
+  Value packedFilter = packTensor(b, loc, filter, {1, 0});
   // d0..d8 = n, fb, oh, ow, fi | cb, kh, kw, ci.
   SmallVector<AffineExpr> d(9);
   bindDimsList(ctx, MutableArrayRef<AffineExpr>(d));
@@ -144,29 +165,357 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
   iterators.append(4, utils::IteratorType::reduction);
   auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outType}, ValueRange{packedInput, packedFilter},
-      ValueRange{packedInit}, ArrayRef<AffineMap>{inMap, wMap, outMap},
-      iterators, [](OpBuilder &b, Location l, ValueRange args) {
-        Value product = arith::MulFOp::create(b, l, args[0], args[1]);
-        linalg::YieldOp::create(b, l,
-                                arith::AddFOp::create(b, l, args[2], product)
+      b, loc, TypeRange{start.getType()}, ValueRange{packedInput, packedFilter},
+      ValueRange{start}, ArrayRef<AffineMap>{inMap, wMap, outMap}, iterators,
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        Value product = arith::MulFOp::create(nb, l, args[0], args[1]);
+        linalg::YieldOp::create(nb, l,
+                                arith::AddFOp::create(nb, l, args[2], product)
                                     .getResult());
       });
   generic->setAttr(onnxc::kUkernelAttrName,
-                   rewriter.getStringAttr(onnxc::kConvNCHWcUkernel));
-  generic->setAttr("strides", rewriter.getDenseI64ArrayAttr(strides));
-  generic->setAttr("dilations", rewriter.getDenseI64ArrayAttr(dilations));
+                   b.getStringAttr(onnxc::kConvNCHWcUkernel));
+  generic->setAttr("strides", b.getDenseI64ArrayAttr(strides));
+  generic->setAttr("dilations", b.getDenseI64ArrayAttr(dilations));
+  return generic.getResult(0);
+}
 
-  Value dest = tensor::EmptyOp::create(rewriter, loc, oType.getShape(),
-                                       rewriter.getF32Type());
-  Value result = linalg::UnPackOp::create(
-                     rewriter, loc, generic.getResult(0), dest,
-                     ArrayRef<int64_t>{1},
-                     ArrayRef<OpFoldResult>{rewriter.getIndexAttr(kBlock)}, {})
-                     .getResult();
-  rewriter.replaceOp(conv, result);
+LogicalResult rewriteConv(RewriterBase &rewriter,
+                          linalg::Conv2DNchwFchwOp conv) {
+  if (!conv.hasPureTensorSemantics() || !isStaticF32(conv))
+    return failure();
+  Value input = conv.getInputs()[0], filter = conv.getInputs()[1],
+        init = conv.getOutputs()[0];
+  auto fType = cast<RankedTensorType>(filter.getType());
+  auto oType = cast<RankedTensorType>(init.getType());
+  int64_t f = fType.getDimSize(0), c = fType.getDimSize(1);
+  if (f % kBlock || c % kBlock || !derivesFromConstants(filter))
+    return failure();
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  // The input, packed before its spatial padding (so that the pad can meet
+  // the unpack of the producer and fold).
+  Value packedInput = packPaddedInput(rewriter, loc, input, /*zeroPad=*/true);
+  ConvStart start(init);
+  Value packedInit =
+      start.tensor ? packTensor(rewriter, loc, start.tensor, {1}) : Value();
+  SmallVector<int64_t> outShape{oType.getDimSize(0), f / kBlock,
+                                oType.getDimSize(2), oType.getDimSize(3),
+                                kBlock};
+  Value result = blockedConv(
+      rewriter, loc, packedInput, filter,
+      blockedStart(rewriter, loc, start, packedInit, outShape, 0),
+      attrValues(conv.getStrides()), attrValues(conv.getDilations()));
+  rewriter.replaceOp(conv, unpackResult(rewriter, loc, result, oType));
   return success();
 }
+
+/// A grouped conv (N x G x C/G x H x W, a reshape of the NCHW input; at most
+/// kMaxGroups groups, channels per group multiples of 16): one kernel
+/// generic per group on the group's channel blocks of the blocked input,
+/// each writing its filter blocks of the blocked result.
+constexpr int64_t kMaxGroups = 8;
+LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
+                                 linalg::Conv2DNgchwGfchwOp conv) {
+  if (!conv.hasPureTensorSemantics() || !isStaticF32(conv))
+    return failure();
+  Value input = conv.getInputs()[0], filter = conv.getInputs()[1],
+        init = conv.getOutputs()[0];
+  auto fType = cast<RankedTensorType>(filter.getType());
+  auto oType = cast<RankedTensorType>(init.getType());
+  int64_t g = fType.getDimSize(0), fg = fType.getDimSize(1),
+          cg = fType.getDimSize(2), kh = fType.getDimSize(3),
+          kw = fType.getDimSize(4);
+  if (g > kMaxGroups || fg % kBlock || cg % kBlock ||
+      !derivesFromConstants(filter))
+    return failure();
+  // The NCHW tensors the grouped views reshape.
+  SmallVector<ReassociationIndices> groups{{0}, {1, 2}, {3}, {4}};
+  auto inExpand = input.getDefiningOp<tensor::ExpandShapeOp>();
+  auto initExpand = init.getDefiningOp<tensor::ExpandShapeOp>();
+  auto initFill = init.getDefiningOp<linalg::FillOp>();
+  if (!inExpand || inExpand.getReassociationIndices() != groups ||
+      (!initFill && (!initExpand ||
+                     initExpand.getReassociationIndices() != groups)))
+    return failure();
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  Type f32 = rewriter.getF32Type();
+  auto idx = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
+  SmallVector<int64_t> strides = attrValues(conv.getStrides());
+  SmallVector<int64_t> dilations = attrValues(conv.getDilations());
+  Value packedInput =
+      packPaddedInput(rewriter, loc, inExpand.getSrc(), /*zeroPad=*/true);
+  auto inType = cast<RankedTensorType>(packedInput.getType());
+  int64_t n = oType.getDimSize(0), oh = oType.getDimSize(3),
+          ow = oType.getDimSize(4);
+  ConvStart start(initFill ? init : initExpand.getSrc());
+  Value packedInit =
+      start.tensor ? packTensor(rewriter, loc, start.tensor, {1}) : Value();
+  SmallVector<int64_t> groupShape{n, fg / kBlock, oh, ow, kBlock};
+  Value acc = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{n, g * fg / kBlock, oh, ow, kBlock}, f32);
+  for (int64_t i = 0; i < g; ++i) {
+    Value groupInput = tensor::ExtractSliceOp::create(
+        rewriter, loc, packedInput,
+        ArrayRef<OpFoldResult>{idx(0), idx(i * cg / kBlock), idx(0), idx(0),
+                               idx(0)},
+        ArrayRef<OpFoldResult>{idx(n), idx(cg / kBlock),
+                               idx(inType.getDimSize(2)),
+                               idx(inType.getDimSize(3)), idx(kBlock)},
+        ArrayRef<OpFoldResult>(SmallVector<OpFoldResult>(5, idx(1))));
+    Value groupFilter = tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get({fg, cg, kh, kw}, f32), filter,
+        ArrayRef<OpFoldResult>{idx(i), idx(0), idx(0), idx(0), idx(0)},
+        ArrayRef<OpFoldResult>{idx(1), idx(fg), idx(cg), idx(kh), idx(kw)},
+        ArrayRef<OpFoldResult>(SmallVector<OpFoldResult>(5, idx(1))));
+    Value result = blockedConv(
+        rewriter, loc, groupInput, groupFilter,
+        blockedStart(rewriter, loc, start, packedInit, groupShape, i * fg),
+        strides, dilations);
+    acc = tensor::InsertSliceOp::create(
+        rewriter, loc, result, acc,
+        ArrayRef<OpFoldResult>{idx(0), idx(i * fg / kBlock), idx(0), idx(0),
+                               idx(0)},
+        ArrayRef<OpFoldResult>{idx(n), idx(fg / kBlock), idx(oh), idx(ow),
+                               idx(kBlock)},
+        ArrayRef<OpFoldResult>(SmallVector<OpFoldResult>(5, idx(1))));
+  }
+  auto flatType = RankedTensorType::get({n, g * fg, oh, ow}, f32);
+  Value flat = unpackResult(rewriter, loc, acc, flatType);
+  rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(conv, oType, flat, groups);
+  return success();
+}
+
+/// A depthwise conv (filter a weight) or a max or sum pooling whose channel
+/// count is a multiple of 16, on blocked tensors: one elementwise generic
+/// over N x C/16 x OH x OW x 16 whose operands are the window's strided
+/// views of the padded blocked input (and a depthwise conv's filter taps,
+/// C/16 x 16 each); its body sums the products or takes the maximum or the
+/// sum of the views, as onnxc-conv-to-matmul's windowed form does in NCHW.
+/// The vectors run along the 16 channels of a block.
+LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp op) {
+  bool depthwise = isa<linalg::DepthwiseConv2DNchwChwOp>(op);
+  bool max = isa<linalg::PoolingNchwMaxOp>(op);
+  if (!depthwise && !max && !isa<linalg::PoolingNchwSumOp>(op))
+    return failure();
+  if (!op.hasPureTensorSemantics() || !isStaticF32(op))
+    return failure();
+  Value input = op.getDpsInputs()[0], window = op.getDpsInputs()[1];
+  Value init = op.getDpsInits()[0];
+  auto oType = cast<RankedTensorType>(init.getType());
+  auto wType = cast<RankedTensorType>(window.getType());
+  int64_t n = oType.getDimSize(0), c = oType.getDimSize(1),
+          oh = oType.getDimSize(2), ow = oType.getDimSize(3);
+  if (c % kBlock || (depthwise && !derivesFromConstants(window)))
+    return failure();
+  int64_t kh = wType.getDimSize(depthwise ? 1 : 0),
+          kw = wType.getDimSize(depthwise ? 2 : 1);
+  if (kh * kw > 64)
+    return failure();
+  SmallVector<int64_t> strides =
+      attrValues(op->getAttrOfType<DenseIntElementsAttr>("strides"));
+  SmallVector<int64_t> dilations =
+      attrValues(op->getAttrOfType<DenseIntElementsAttr>("dilations"));
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  MLIRContext *ctx = rewriter.getContext();
+  Type f32 = rewriter.getF32Type();
+  auto idx = [&](int64_t v) -> OpFoldResult { return rewriter.getIndexAttr(v); };
+  int64_t cb = c / kBlock;
+
+  Value packedInput = packPaddedInput(rewriter, loc, input,
+                                      /*zeroPad=*/depthwise);
+  Value packedFilter =
+      depthwise ? packTensor(rewriter, loc, window, {0}) : Value();
+  auto domainType = RankedTensorType::get({n, cb, oh, ow, kBlock}, f32);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(5, ctx);
+  AffineMap channel = AffineMap::get(
+      5, 0, {getAffineDimExpr(1, ctx), getAffineDimExpr(4, ctx)}, ctx);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, domainType, packedInput,
+          ArrayRef<OpFoldResult>{idx(0), idx(0), idx(i * dilations[0]),
+                                 idx(j * dilations[1]), idx(0)},
+          ArrayRef<OpFoldResult>{idx(n), idx(cb), idx(oh), idx(ow),
+                                 idx(kBlock)},
+          ArrayRef<OpFoldResult>{idx(1), idx(1), idx(strides[0]),
+                                 idx(strides[1]), idx(1)}));
+      maps.push_back(identity);
+      if (!depthwise)
+        continue;
+      inputs.push_back(tensor::ExtractSliceOp::create(
+          rewriter, loc, RankedTensorType::get({cb, kBlock}, f32),
+          packedFilter,
+          ArrayRef<OpFoldResult>{idx(0), idx(i), idx(j), idx(0)},
+          ArrayRef<OpFoldResult>{idx(cb), idx(1), idx(1), idx(kBlock)},
+          ArrayRef<OpFoldResult>{idx(1), idx(1), idx(1), idx(1)}));
+      maps.push_back(channel);
+    }
+  // The start: a fill's scalar, a per-channel bias, or the packed init.
+  Value start;
+  bool startIsInput = true;
+  auto bias = init.getDefiningOp<linalg::BroadcastOp>();
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    start = fill.getInputs()[0];
+    startIsInput = false;
+  } else if (bias && bias.getDimensions() == ArrayRef<int64_t>{0, 2, 3} &&
+             cast<ShapedType>(bias.getInput().getType()).getRank() == 1) {
+    start = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get({cb, kBlock}, f32),
+        bias.getInput(), SmallVector<ReassociationIndices>{{0, 1}});
+    maps.push_back(channel);
+  } else {
+    start = packTensor(rewriter, loc, init, {1});
+    maps.push_back(identity);
+  }
+  if (startIsInput)
+    inputs.push_back(start);
+  maps.push_back(identity);
+  Value out = tensor::EmptyOp::create(rewriter, loc, domainType.getShape(), f32);
+  int64_t taps = kh * kw, perTap = depthwise ? 2 : 1;
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{domainType}, inputs, ValueRange{out}, maps,
+      SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value acc = startIsInput ? args[perTap * taps] : start;
+        for (int64_t k = 0; k < taps; ++k) {
+          Value in = args[perTap * k];
+          if (max)
+            acc = arith::MaximumFOp::create(b, l, acc, in);
+          else if (!depthwise)
+            acc = arith::AddFOp::create(b, l, acc, in);
+          else
+            acc = arith::AddFOp::create(
+                b, l, acc, arith::MulFOp::create(b, l, in, args[2 * k + 1]));
+        }
+        linalg::YieldOp::create(b, l, acc);
+      });
+  rewriter.replaceOp(op, unpackResult(rewriter, loc, generic.getResult(0),
+                                      oType));
+  return success();
+}
+
+/// The blocked source of `v` when `v` is the unpack of an N x C/16 x H x W
+/// x 16 tensor along the channels, else null.
+Value blockedSource(Value v) {
+  auto unpack = v.getDefiningOp<linalg::UnPackOp>();
+  if (!unpack || unpack.getInnerDimsPos() != ArrayRef<int64_t>{1} ||
+      !unpack.getOuterDimsPerm().empty() ||
+      unpack.getStaticInnerTiles() != ArrayRef<int64_t>{kBlock})
+    return Value();
+  return unpack.getSource();
+}
+
+/// A Concat along the channels (insert_slices into an empty tensor) of
+/// unpacked blocked tensors whose channel counts are multiples of 16: the
+/// insert_slices move to the blocked tensors (slices of whole channel
+/// blocks), and one unpack follows.
+struct BlockedConcatSlice : OpRewritePattern<tensor::InsertSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::InsertSliceOp insert,
+                                PatternRewriter &rewriter) const override {
+    Value source = blockedSource(insert.getSource());
+    RankedTensorType destType = insert.getDestType();
+    if (!source || destType.getRank() != 4 || !destType.hasStaticShape() ||
+        insert.getSourceType() != insert.getSource().getType() ||
+        insert.getSourceType().getRank() != 4)
+      return failure();
+    Value dest = blockedSource(insert.getDest());
+    if (!dest && !insert.getDest().getDefiningOp<tensor::EmptyOp>())
+      return failure();
+    ArrayRef<int64_t> offsets = insert.getStaticOffsets(),
+                      sizes = insert.getStaticSizes(),
+                      strides = insert.getStaticStrides();
+    ArrayRef<int64_t> shape = destType.getShape();
+    for (int64_t d = 0; d < 4; ++d)
+      if (ShapedType::isDynamic(offsets[d]) || strides[d] != 1 ||
+          (d != 1 && (offsets[d] != 0 || sizes[d] != shape[d])))
+        return failure();
+    if (offsets[1] % kBlock || sizes[1] % kBlock || shape[1] % kBlock)
+      return failure();
+    Location loc = insert.getLoc();
+    if (!dest)
+      dest = tensor::EmptyOp::create(
+          rewriter, loc,
+          ArrayRef<int64_t>{shape[0], shape[1] / kBlock, shape[2], shape[3],
+                            kBlock},
+          destType.getElementType());
+    SmallVector<int64_t> packedOffsets{0, offsets[1] / kBlock, 0, 0, 0};
+    SmallVector<int64_t> packedSizes{sizes[0], sizes[1] / kBlock, sizes[2],
+                                     sizes[3], kBlock};
+    Value blocked = tensor::InsertSliceOp::create(
+        rewriter, loc, source, dest, ValueRange{}, ValueRange{}, ValueRange{},
+        packedOffsets, packedSizes, SmallVector<int64_t>(5, 1));
+    rewriter.replaceOp(insert, unpackResult(rewriter, loc, blocked, destType));
+    return success();
+  }
+};
+
+/// An elementwise op over N x C x H x W tensors at least one of which is an
+/// unpacked blocked tensor (a residual Add reads two): the op runs on the
+/// blocked tensors (the others packed) and its result is unpacked. MLIR's
+/// PushDownUnPackOpThroughGenericOp takes one unpacked operand only.
+struct BlockedElementwise : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getNumDpsInits() != 1 || op.getNumLoops() != 4 ||
+        op.getNumParallelLoops() != 4 || op->hasAttr(onnxc::kUkernelAttrName) ||
+        !op.getRegion().front().getOps<linalg::IndexOp>().empty())
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    if (!type || !type.hasStaticShape() || type.getDimSize(1) % kBlock)
+      return failure();
+    bool anyBlocked = false;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.getNumResults() == 0)
+        continue;
+      if (!map.isIdentity() || input->get().getType() != type)
+        return failure();
+      anyBlocked |= bool(blockedSource(input->get()));
+    }
+    if (!anyBlocked || !op.getMatchingIndexingMap(op.getDpsInitOperand(0))
+                            .isIdentity())
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap identity = AffineMap::getMultiDimIdentityMap(5, ctx);
+    AffineMap scalar = AffineMap::get(5, 0, {}, ctx);
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (op.getMatchingIndexingMap(input).getNumResults() == 0) {
+        inputs.push_back(input->get());
+        maps.push_back(scalar);
+        continue;
+      }
+      Value blocked = blockedSource(input->get());
+      inputs.push_back(blocked ? blocked
+                               : packTensor(rewriter, loc, input->get(), {1}));
+      maps.push_back(identity);
+    }
+    maps.push_back(identity);
+    auto blockedType = cast<RankedTensorType>(inputs.front().getType());
+    for (Value v : inputs)
+      if (cast<ShapedType>(v.getType()).getRank() == 5)
+        blockedType = cast<RankedTensorType>(v.getType());
+    Value init = tensor::EmptyOp::create(rewriter, loc, blockedType.getShape(),
+                                         type.getElementType());
+    auto blocked = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+        maps, SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel));
+    rewriter.inlineRegionBefore(op.getRegion(), blocked.getRegion(),
+                                blocked.getRegion().begin());
+    rewriter.replaceOp(op, unpackResult(rewriter, loc, blocked.getResult(0),
+                                        type));
+    return success();
+  }
+};
 
 /// Whether `op` is an elementwise generic (all loops parallel, every map a
 /// projected permutation) that is not a kernel call.
@@ -198,16 +547,47 @@ bool isRelu(linalg::GenericOp op) {
          (max.getRhs() == x && matchPattern(max.getLhs(), m_AnyZeroFloat()));
 }
 
+/// Marks `transpose` (of an activation: rank 5, `permutation`) for the
+/// runtime's layout-change kernel.
+void markLayoutChange(linalg::TransposeOp transpose,
+                      ArrayRef<int64_t> permutation, StringRef kernel) {
+  if (!transpose || transpose.getPermutation() != permutation)
+    return;
+  // The blocked side ends in the 16 channels of a block.
+  auto in = cast<ShapedType>(transpose.getInput().getType());
+  auto out = cast<ShapedType>(transpose.getInit().getType());
+  if (in.getRank() == 5 &&
+      (kernel == onnxc::kPackNCHWcUkernel ? out : in).getShape().back() ==
+          kBlock)
+    transpose->setAttr(onnxc::kUkernelAttrName,
+                       StringAttr::get(transpose.getContext(), kernel));
+}
+
 struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
   using ConvNCHWcBase::ConvNCHWcBase;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     IRRewriter rewriter(&getContext());
-    SmallVector<linalg::Conv2DNchwFchwOp> convs;
-    func.walk([&](linalg::Conv2DNchwFchwOp conv) { convs.push_back(conv); });
+    // The function as it was, in case the blocked form does not pay.
+    OwningOpRef<func::FuncOp> original =
+        minFlopsPerMoved > 0 ? func.clone() : nullptr;
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
+              linalg::DepthwiseConv2DNchwChwOp,
+              linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp>(op))
+        ops.push_back(op);
+    });
     bool changed = false;
-    for (linalg::Conv2DNchwFchwOp conv : convs)
-      changed |= succeeded(rewriteConv(rewriter, conv));
+    for (linalg::LinalgOp op : ops) {
+      if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
+        changed |= succeeded(rewriteConv(rewriter, conv));
+      else if (auto grouped =
+                   dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation()))
+        changed |= succeeded(rewriteGroupedConv(rewriter, grouped));
+      else
+        changed |= succeeded(rewriteWindowed(rewriter, op));
+    }
     if (!changed)
       return;
 
@@ -224,6 +604,8 @@ struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
           return producer &&
                  (isa<tensor::PadOp>(producer) || isPlainElementwise(producer));
         });
+    patterns.add<BlockedConcatSlice>(&getContext());
+    patterns.add<BlockedElementwise>(&getContext(), /*benefit=*/2);
     linalg::PackOp::getCanonicalizationPatterns(patterns, &getContext());
     linalg::UnPackOp::getCanonicalizationPatterns(patterns, &getContext());
     tensor::PadOp::getCanonicalizationPatterns(patterns, &getContext());
@@ -239,13 +621,19 @@ struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
     for (Operation *op : layoutOps) {
       rewriter.setInsertionPoint(op);
       if (auto pack = dyn_cast<linalg::PackOp>(op)) {
-        if (failed(linalg::lowerPack(rewriter, pack)))
+        FailureOr<linalg::LowerPackResult> lowered =
+            linalg::lowerPack(rewriter, pack);
+        if (failed(lowered))
           return signalPassFailure();
+        markLayoutChange(lowered->transposeOp, {0, 1, 3, 4, 2},
+                         onnxc::kPackNCHWcUkernel);
       } else {
         FailureOr<linalg::LowerUnPackOpResult> lowered =
             linalg::lowerUnPack(rewriter, cast<linalg::UnPackOp>(op));
         if (failed(lowered))
           return signalPassFailure();
+        markLayoutChange(lowered->transposeOp, {0, 1, 4, 2, 3},
+                         onnxc::kUnpackNCHWcUkernel);
         // The lowering ends in a copy into the unpack's empty destination:
         // the collapsed tensor serves as it is.
         Value slice = lowered->extractSliceOp
@@ -256,6 +644,30 @@ struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
               copy && copy.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() &&
               copy.getResultTypes()[0] == slice.getType())
             rewriter.replaceOp(copy, slice);
+      }
+    }
+
+    // The layout changes left cost a pass over memory each; the convs
+    // gain in proportion to their multiply-adds.
+    if (original) {
+      int64_t flops = 0, moved = 0;
+      func.walk([&](linalg::LinalgOp op) {
+        auto name = op->getAttrOfType<StringAttr>(onnxc::kUkernelAttrName);
+        if (!name)
+          return;
+        if (name.getValue() == onnxc::kConvNCHWcUkernel) {
+          auto w = cast<ShapedType>(op.getDpsInputs()[1].getType());
+          auto o = cast<ShapedType>(op.getDpsInits()[0].getType());
+          flops += 2 * o.getNumElements() * w.getDimSize(1) * kBlock *
+                   w.getDimSize(2) * w.getDimSize(3);
+        } else {
+          moved += cast<ShapedType>(op.getDpsInits()[0].getType())
+                       .getNumElements();
+        }
+      });
+      if (flops < minFlopsPerMoved * moved || flops == 0) {
+        func.getBody().takeBody(original->getBody());
+        return;
       }
     }
 

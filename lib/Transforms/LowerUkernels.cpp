@@ -29,6 +29,8 @@ using namespace mlir;
 namespace {
 
 constexpr llvm::StringLiteral kConvKernelName = "onnxc_uk_conv2d_nchwc_f32";
+constexpr llvm::StringLiteral kTransposeKernelName =
+    "onnxc_uk_transpose_nchwc_f32";
 /// How the kernel starts its accumulators (see onnxc_ukernels.c).
 enum ConvInit : int64_t { kAccumulate = 0, kBias = 1, kZero = 2 };
 constexpr int64_t kBlock = 16;
@@ -225,38 +227,78 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
   return success();
 }
 
+/// The declaration of kernel `name` (buffers as descriptors of dynamic
+/// memrefs of `ranks`, then `scalars` i64 values), created on first use.
+func::FuncOp declareKernel(ModuleOp module, StringRef name,
+                           ArrayRef<int64_t> ranks, unsigned scalars) {
+  if (auto kernel = module.lookupSymbol<func::FuncOp>(name))
+    return kernel;
+  OpBuilder b(module.getContext());
+  b.setInsertionPointToStart(module.getBody());
+  SmallVector<Type> argTypes;
+  for (int64_t rank : ranks)
+    argTypes.push_back(dynamicF32Type(module.getContext(), rank));
+  argTypes.append(scalars, b.getI64Type());
+  auto kernel = func::FuncOp::create(b, module.getLoc(), name,
+                                     b.getFunctionType(argTypes, {}));
+  kernel.setPrivate();
+  kernel->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+  return kernel;
+}
+
+/// A marked NCHW <-> NCHWc transpose as a call of the layout kernel.
+void lowerTranspose(OpBuilder &b, func::FuncOp kernel,
+                    linalg::TransposeOp op, bool blocked) {
+  Location loc = op.getLoc();
+  b.setInsertionPoint(op);
+  func::CallOp::create(
+      b, loc, kernel,
+      ValueRange{dynamicView(b, loc, op.getInput()),
+                 dynamicView(b, loc, op.getInit()),
+                 arith::ConstantIntOp::create(b, loc, blocked ? 1 : 0, 64)});
+  op->erase();
+}
+
 struct LowerUkernelsPass
     : mlir::onnxc::impl::LowerUkernelsBase<LowerUkernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::GenericOp> ops;
-    module.walk([&](linalg::GenericOp op) {
+    SmallVector<linalg::GenericOp> convs;
+    SmallVector<linalg::TransposeOp> transposes;
+    module.walk([&](Operation *op) {
       auto name = op->getAttrOfType<StringAttr>(onnxc::kUkernelAttrName);
-      if (name && name.getValue() == onnxc::kConvNCHWcUkernel &&
-          op.hasPureBufferSemantics())
-        ops.push_back(op);
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (!name || !linalgOp || !linalgOp.hasPureBufferSemantics())
+        return;
+      if (auto generic = dyn_cast<linalg::GenericOp>(op);
+          generic && name.getValue() == onnxc::kConvNCHWcUkernel)
+        convs.push_back(generic);
+      if (auto transpose = dyn_cast<linalg::TransposeOp>(op);
+          transpose && (name.getValue() == onnxc::kPackNCHWcUkernel ||
+                        name.getValue() == onnxc::kUnpackNCHWcUkernel))
+        transposes.push_back(transpose);
     });
-    if (ops.empty())
-      return;
     OpBuilder b(&getContext());
-    b.setInsertionPointToStart(module.getBody());
-    auto kernel = module.lookupSymbol<func::FuncOp>(kConvKernelName);
-    if (!kernel) {
-      // Buffers as descriptors (the C interface: pointers to {allocated,
-      // aligned, offset, sizes, strides}), then strides, dilations, how
-      // the accumulators start and whether a Relu follows.
-      SmallVector<Type> argTypes;
-      for (int64_t rank : {5, 6, 2, 5})
-        argTypes.push_back(dynamicF32Type(&getContext(), rank));
-      argTypes.append(6, b.getI64Type());
-      kernel = func::FuncOp::create(b, module.getLoc(), kConvKernelName,
-                                    b.getFunctionType(argTypes, {}));
-      kernel.setPrivate();
-      kernel->setAttr("llvm.emit_c_interface", b.getUnitAttr());
+    // Buffers as descriptors (the C interface: pointers to {allocated,
+    // aligned, offset, sizes, strides}), then strides, dilations, how the
+    // accumulators start and whether a Relu follows.
+    if (!convs.empty()) {
+      func::FuncOp kernel =
+          declareKernel(module, kConvKernelName, {5, 6, 2, 5}, 6);
+      for (linalg::GenericOp op : convs)
+        // Left alone (strided operands), the generic stays a loop nest.
+        (void)lowerConv(b, kernel, op);
     }
-    for (linalg::GenericOp op : ops)
-      // Left alone (strided operands), the generic stays a loop nest.
-      (void)lowerConv(b, kernel, op);
+    // After the convs: their checks look at their neighbours as
+    // linalg ops.
+    if (!transposes.empty()) {
+      func::FuncOp kernel =
+          declareKernel(module, kTransposeKernelName, {5, 5}, 1);
+      for (linalg::TransposeOp op : transposes)
+        lowerTranspose(b, kernel, op,
+                       op->getAttrOfType<StringAttr>(onnxc::kUkernelAttrName)
+                               .getValue() == onnxc::kPackNCHWcUkernel);
+    }
   }
 };
 

@@ -446,7 +446,8 @@ struct TileAndVectorizePass
       return false;
     // A kernel's init (a bias broadcast, a fill) and its Relu join the
     // kernel's call (onnxc-lower-ukernels).
-    if (onnxc::isUkernelInitOrEpilogue(op))
+    if (op->hasAttr(onnxc::kUkernelAttrName) ||
+        onnxc::isUkernelInitOrEpilogue(op))
       return false;
     // Vectors of i1 are stored bit-packed by LLVM while memrefs of i1 hold
     // a byte per element: ops on booleans stay scalar.

@@ -80,3 +80,62 @@ func.func @dynamic_filter(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x1x1xf32>) -
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>) outs(%f : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
   return %c : tensor<1x16x8x8xf32>
 }
+
+// -----
+
+// A residual Add of a conv's result and the input (two blocked operands),
+// a depthwise conv (strided, padded) and a max pooling of the sum, and the
+// Concat of both along the channels: all on blocked tensors, the windowed
+// ops as elementwise generics over strided views (a depthwise tap's filter
+// is a C/16 x 16 slice), the Concat as insert_slices of whole channel
+// blocks; one unpack at the end, marked for the runtime's layout kernel.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>
+// CHECK-LABEL: func.func @blocks
+// CHECK: %[[X:.*]] = linalg.transpose {{.*}} permutation = [0, 1, 3, 4, 2] {onnxc.ukernel = "pack_nchwc"}
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} ins(%[[X]], {{.*}}onnxc.ukernel = "conv2d_nchwc"
+// CHECK: %[[X2:.*]] = linalg.transpose {{.*}} permutation = [0, 1, 3, 4, 2] {onnxc.ukernel = "pack_nchwc"}
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[ID]]], {{.*}} ins(%[[C]], %[[X2]] : tensor<1x1x8x8x16xf32>, tensor<1x1x8x8x16xf32>)
+// CHECK: %[[P:.*]] = tensor.pad %[[SUM]] low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0]
+// CHECK: %[[V0:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0, 0] [1, 1, 4, 4, 16] [1, 1, 2, 2, 1]
+// CHECK-COUNT-8: tensor.extract_slice %[[P]]
+// CHECK: %[[DW:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], {{.*}}, #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[V0]],
+// CHECK-COUNT-9: arith.mulf
+// CHECK: %[[M0:.*]] = tensor.extract_slice %[[SUM]][0, 0, 0, 0, 0] [1, 1, 4, 4, 16] [1, 1, 2, 2, 1]
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[M0]],
+// (max(-inf, x) folds: three maxima for a 2 x 2 window)
+// CHECK-COUNT-3: arith.maximumf
+// CHECK: %[[I1:.*]] = tensor.insert_slice %[[DW]] into %{{.*}}[0, 0, 0, 0, 0] [1, 1, 4, 4, 16] [1, 1, 1, 1, 1] : tensor<1x1x4x4x16xf32> into tensor<1x2x4x4x16xf32>
+// CHECK: %[[I2:.*]] = tensor.insert_slice %[[MAX]] into %[[I1]][0, 1, 0, 0, 0] [1, 1, 4, 4, 16]
+// CHECK: %[[U:.*]] = linalg.transpose ins(%[[I2]] : tensor<1x2x4x4x16xf32>) {{.*}} permutation = [0, 1, 4, 2, 3] {onnxc.ukernel = "unpack_nchwc"}
+// CHECK: %[[Y:.*]] = tensor.collapse_shape %[[U]]
+// CHECK: return %[[Y]]
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @blocks(%x: tensor<1x16x8x8xf32>) -> tensor<1x32x4x4xf32> {
+  %w = arith.constant dense<1.0> : tensor<16x16x1x1xf32>
+  %dw = arith.constant dense<0.5> : tensor<16x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>) outs(%f : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %x : tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>) outs(%e : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x8x8xf32>
+  %p = tensor.pad %sum low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x16x8x8xf32> to tensor<1x16x10x10xf32>
+  %e2 = tensor.empty() : tensor<1x16x4x4xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %dw : tensor<1x16x10x10xf32>, tensor<16x3x3xf32>) outs(%f2 : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %f3 = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %m = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%sum, %win : tensor<1x16x8x8xf32>, tensor<2x2xf32>) outs(%f3 : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %e3 = tensor.empty() : tensor<1x32x4x4xf32>
+  %i1 = tensor.insert_slice %d into %e3[0, 0, 0, 0] [1, 16, 4, 4] [1, 1, 1, 1] : tensor<1x16x4x4xf32> into tensor<1x32x4x4xf32>
+  %i2 = tensor.insert_slice %m into %i1[0, 16, 0, 0] [1, 16, 4, 4] [1, 1, 1, 1] : tensor<1x16x4x4xf32> into tensor<1x32x4x4xf32>
+  return %i2 : tensor<1x32x4x4xf32>
+}

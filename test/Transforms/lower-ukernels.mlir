@@ -100,3 +100,26 @@ func.func @accumulate(%x: memref<1x1x4x4x16xf32>, %w: memref<1x1x1x1x16x16xf32>,
   }
   return
 }
+
+// -----
+
+// The layout changes: calls of the transpose kernel, 1 for NCHW -> NCHWc,
+// 0 back; the blocked side may be a padded buffer's interior.
+// CHECK: func.func private @onnxc_uk_transpose_nchwc_f32(memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>, i64) attributes {llvm.emit_c_interface}
+// CHECK-LABEL: func.func @layouts
+// CHECK: %[[SUB:.*]] = memref.subview %arg1
+// CHECK: %[[A:.*]] = memref.cast %arg0
+// CHECK: %[[B:.*]] = memref.cast %[[SUB]]
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: call @onnxc_uk_transpose_nchwc_f32(%[[A]], %[[B]], %[[ONE]])
+// CHECK: %[[C:.*]] = memref.cast %arg1
+// CHECK: %[[D:.*]] = memref.cast %arg2
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK: call @onnxc_uk_transpose_nchwc_f32(%[[C]], %[[D]], %[[ZERO]])
+// CHECK-NOT: linalg.transpose
+func.func @layouts(%x: memref<1x2x16x4x4xf32>, %p: memref<1x2x6x6x16xf32>, %y: memref<1x2x16x6x6xf32>) {
+  %inner = memref.subview %p[0, 0, 1, 1, 0] [1, 2, 4, 4, 16] [1, 1, 1, 1, 1] : memref<1x2x6x6x16xf32> to memref<1x2x4x4x16xf32, strided<[1152, 576, 96, 16, 1], offset: 112>>
+  linalg.transpose ins(%x : memref<1x2x16x4x4xf32>) outs(%inner : memref<1x2x4x4x16xf32, strided<[1152, 576, 96, 16, 1], offset: 112>>) permutation = [0, 1, 3, 4, 2] {onnxc.ukernel = "pack_nchwc"}
+  linalg.transpose ins(%p : memref<1x2x6x6x16xf32>) outs(%y : memref<1x2x16x6x6xf32>) permutation = [0, 1, 4, 2, 3] {onnxc.ukernel = "unpack_nchwc"}
+  return
+}

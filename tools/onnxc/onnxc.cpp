@@ -129,19 +129,20 @@ llvm::cl::opt<bool> noVectorize(
                    "register tiling, no vectorisation (to compare)"),
     llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
-enum class Layout { NCHW, NCHWc, Auto };
-llvm::cl::opt<Layout> layout(
+using onnxc::ConvLayout;
+llvm::cl::opt<ConvLayout> layout(
     "layout",
     llvm::cl::desc("Activation layout of 2-D convolutions whose channel "
                    "counts are multiples of 16"),
     llvm::cl::values(
-        clEnumValN(Layout::NCHW, "nchw",
+        clEnumValN(ConvLayout::NCHW, "nchw",
                    "NCHW: convs as matmuls (onnxc-conv-to-matmul)"),
-        clEnumValN(Layout::NCHWc, "nchwc",
+        clEnumValN(ConvLayout::NCHWc, "nchwc",
                    "blocked NCHW16c: direct convs (the runtime's kernel)"),
-        clEnumValN(Layout::Auto, "auto",
-                   "nchwc where the target has AVX-512, else nchw")),
-    llvm::cl::init(Layout::NCHW), llvm::cl::cat(onnxcCategory));
+        clEnumValN(ConvLayout::Auto, "auto",
+                   "nchwc where the target has AVX-512 and the convs' work "
+                   "outweighs the layout changes, else nchw (default)")),
+    llvm::cl::init(ConvLayout::Auto), llvm::cl::cat(onnxcCategory));
 
 llvm::cl::opt<bool> timeStages(
     "time-stages",
@@ -393,11 +394,12 @@ int main(int argc, char **argv) {
   codegen.features = mattr;
   codegen.triple = mtriple;
   codegen.arch = march;
-  bool nchwc = layout == Layout::NCHWc ||
-               (layout == Layout::Auto &&
-                onnxc::targetHasFeature(codegen, "avx512f"));
+  ConvLayout convLayout = layout;
+  if (convLayout == ConvLayout::Auto &&
+      !onnxc::targetHasFeature(codegen, "avx512f"))
+    convLayout = ConvLayout::NCHW;
   if (failed(runPipeline("linalg -> LLVM dialect", [&](OpPassManager &pm) {
-        onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize, nchwc);
+        onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize, convLayout);
         if (nodeLineTables)
           onnxc::buildNodeLineTablesPipeline(pm);
       })))

@@ -33,6 +33,9 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const memref5 *in,
                                              int64_t sw, int64_t dh,
                                              int64_t dw, int64_t init,
                                              int64_t relu);
+void _mlir_ciface_onnxc_uk_transpose_nchwc_f32(const memref5 *in,
+                                                const memref5 *out,
+                                                int64_t blocked);
 extern int onnxc_uk_force_portable;
 }
 
@@ -159,6 +162,43 @@ TEST(ConvNCHWcKernel, PortableMatchesReference) {
                          << " s " << p.sh << " init " << p.init;
   }
   onnxc_uk_force_portable = 0;
+}
+
+// NCHW -> NCHWc into the interior of a padded buffer, and back: every
+// element lands where the layouts say, the border is left alone.
+TEST(TransposeNCHWcKernel, RoundTrip) {
+  const int64_t n = 2, cb = 3, h = 5, w = 37, pad = 1;
+  const int64_t hp = h + 2 * pad, wp = w + 2 * pad;
+  std::vector<float> x(n * cb * 16 * h * w), blocked(n * cb * hp * wp * 16, -7.0f),
+      back(x.size(), 0.0f);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i);
+  memref5 xRef{x.data(), x.data(), 0,
+               {n, cb, 16, h, w},
+               {cb * 16 * h * w, 16 * h * w, h * w, w, 1}};
+  memref5 inner{blocked.data(), blocked.data(), (pad * wp + pad) * 16,
+                {n, cb, h, w, 16},
+                {cb * hp * wp * 16, hp * wp * 16, wp * 16, 16, 1}};
+  _mlir_ciface_onnxc_uk_transpose_nchwc_f32(&xRef, &inner, 1);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t b = 0; b < cb; ++b)
+      for (int64_t y = 0; y < hp; ++y)
+        for (int64_t z = 0; z < wp; ++z)
+          for (int64_t c = 0; c < 16; ++c) {
+            float got = blocked[(((i * cb + b) * hp + y) * wp + z) * 16 + c];
+            bool interior = y >= pad && y < h + pad && z >= pad && z < w + pad;
+            float want = interior ? x[(((i * cb + b) * 16 + c) * h + y - pad) *
+                                          w +
+                                      z - pad]
+                                  : -7.0f;
+            ASSERT_EQ(got, want) << i << " " << b << " " << y << " " << z
+                                 << " " << c;
+          }
+  memref5 backRef{back.data(), back.data(), 0,
+                  {n, cb, 16, h, w},
+                  {cb * 16 * h * w, 16 * h * w, h * w, w, 1}};
+  _mlir_ciface_onnxc_uk_transpose_nchwc_f32(&inner, &backRef, 0);
+  EXPECT_EQ(back, x);
 }
 
 } // namespace

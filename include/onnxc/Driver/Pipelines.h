@@ -25,11 +25,16 @@ void buildONNXToLinalgPipeline(OpPassManager &pm, bool runtimeChecks = true,
                                bool graphPasses = true);
 /// `vectorize` = false keeps every linalg op a scalar loop nest (onnxc
 /// --no-vectorize, to compare with the tiled and vectorised code).
-/// `nchwc`: 2-D convs with channels in multiples of 16 run as direct
-/// convolutions in the NCHWc layout (onnxc-conv-nchwc, the runtime's
-/// AVX-512 kernel).
+/// The layout of 2-D convolutions with channels in multiples of 16: NCHW
+/// (as matmuls, onnxc-conv-to-matmul), NCHWc (direct convolutions in the
+/// blocked layout, onnxc-conv-nchwc and the runtime's AVX-512 kernel), or
+/// NCHWc where it pays (its convs' FLOPs at least kAutoNCHWcFlopsPerMoved
+/// per element the layout changes at the ends of the blocked chains move).
+enum class ConvLayout { NCHW, NCHWc, Auto };
+inline constexpr int64_t kAutoNCHWcFlopsPerMoved = 100;
+
 void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true,
-                               bool nchwc = false);
+                               ConvLayout layout = ConvLayout::NCHW);
 /// For profilers: gives every LLVM op the location `<node name>:1:0`, taken
 /// from the first NameLoc inside its location (the ONNX node it came from),
 /// and adds a subprogram to every function, so that the object file's line

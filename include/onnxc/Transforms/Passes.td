@@ -146,7 +146,25 @@ def ConvNCHWc : Pass<"onnxc-conv-nchwc", "func::FuncOp"> {
     and unpacks left become reshapes and transposes. onnxc-lower-ukernels
     replaces the marked generic by the runtime's kernel after
     bufferization.
+
+    Depthwise convs and max and sum poolings with channels in multiples of
+    16 become elementwise generics over strided views of the blocked input
+    (vectors along the 16 channels of a block); grouped convs with at most
+    8 groups and channels per group in multiples of 16, one kernel generic
+    per group; Concats along the channels of blocked tensors, insert_slices
+    of whole channel blocks; elementwise ops reading several blocked
+    tensors (a residual Add), one elementwise op on the blocked tensors.
+
+    With min-flops-per-moved > 0 the function is left as it was unless the
+    kernels' multiply-adds (2 per MAC) are at least that many times the
+    elements the layout changes left move.
   }];
+  let options = [
+    Option<"minFlopsPerMoved", "min-flops-per-moved", "int64_t", "0",
+           "Keep the blocked form only if the converted convs' FLOPs are at "
+           "least this many per element the remaining layout changes move "
+           "(0: always)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
