@@ -17,6 +17,8 @@
  * The AVX-512 kernels are chosen at run time (cpuid); elsewhere a portable
  * loop computes the same sums.
  */
+#include "onnxc_ukernels.h"
+
 #include <cpuid.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +30,11 @@
 typedef void (*onnxc_task)(void *ctx, int64_t begin, int64_t end);
 void onnxc_rt_parallel_for(onnxc_task fn, void *ctx, int64_t n);
 
-enum { INIT_ACCUMULATE = 0, INIT_BIAS = 1, INIT_ZERO = 2 };
+enum {
+  INIT_ACCUMULATE = ONNXC_CONV_ACCUMULATE,
+  INIT_BIAS = ONNXC_CONV_BIAS,
+  INIT_ZERO = ONNXC_CONV_ZERO
+};
 
 typedef struct {
   const float *in;
@@ -196,7 +202,6 @@ static void conv_rows_avx512(const conv_args *a, int64_t n, int64_t fb0,
   }
 }
 
-/* Set by the unit tests to run the portable kernel. */
 int onnxc_uk_force_portable;
 
 static int has_avx512(void) {
@@ -238,25 +243,10 @@ static void conv_task(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-/* MLIR's memref descriptors (the C interface of func.call with
- * llvm.emit_c_interface). */
-#define MEMREF(R)                                                              \
-  typedef struct {                                                             \
-    float *allocated, *aligned;                                                \
-    int64_t offset, sizes[R], strides[R];                                      \
-  } memref##R
-MEMREF(2);
-MEMREF(5);
-MEMREF(6);
-
-/* in: N x CB x H x W x 16 (padded), w: FB x CB x KH x KW x 16 x 16
- * (contiguous), bias: FB x 16 (INIT_BIAS), out: N x FB x OH x OW x 16; in
- * and out with unit strides inside their 16-channel vectors and 16 between
- * positions (onnxc-lower-ukernels checks it). */
-void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const memref5 *in,
-                                             const memref6 *w,
-                                             const memref2 *bias,
-                                             const memref5 *out, int64_t sh,
+void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
+                                             const onnxc_memref6 *w,
+                                             const onnxc_memref2 *bias,
+                                             const onnxc_memref5 *out, int64_t sh,
                                              int64_t sw, int64_t dh,
                                              int64_t dw, int64_t init,
                                              int64_t relu) {
@@ -300,11 +290,22 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const memref5 *in,
     a.cb_chunk = cb;
   if (a.cb_chunk < 1)
     a.cb_chunk = 1;
-  /* Tasks of about 128 output positions (whole rows). */
+  /* Tasks of about 128 output positions (whole rows), but at least 8 of
+   * them where there are rows enough (a 13 x 13 conv with 64 filters: 7
+   * tasks of 2 rows, not 2 of 10 and 3, for the threads to share). */
+  a.groups = (fb + 3) / 4;
   a.rows = (128 + ow - 1) / ow;
+  int64_t per_image = n * a.groups;
+  if (per_image < 8) {
+    int64_t wanted = (8 + per_image - 1) / per_image; /* row tasks */
+    int64_t rows = (oh + wanted - 1) / wanted;
+    if (rows < a.rows)
+      a.rows = rows;
+  }
   if (a.rows > oh)
     a.rows = oh;
-  a.groups = (fb + 3) / 4;
+  if (a.rows < 1)
+    a.rows = 1;
   a.row_tasks = (oh + a.rows - 1) / a.rows;
   onnxc_rt_parallel_for(conv_task, &a, n * a.groups * a.row_tasks);
 }
@@ -312,7 +313,7 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const memref5 *in,
 /* ---- Layout changes: NCHW <-> NCHWc. ---- */
 
 typedef struct {
-  const memref5 *in, *out;
+  const onnxc_memref5 *in, *out;
   int64_t blocked; /* 1: in N x CB x 16 x H x W -> out N x CB x H x W x 16 */
 } transpose_args;
 
@@ -320,7 +321,7 @@ typedef struct {
  * tiles of 16 x 16 (one L1-resident tile per step). */
 static void transpose_task(void *ctx, int64_t begin, int64_t end) {
   const transpose_args *t = (const transpose_args *)ctx;
-  const memref5 *in = t->in, *out = t->out;
+  const onnxc_memref5 *in = t->in, *out = t->out;
   int64_t cb = out->sizes[1], h = t->blocked ? out->sizes[2] : out->sizes[3],
           w = t->blocked ? out->sizes[3] : out->sizes[4];
   /* Strides of (n, cb, c, h, w) on either side. */
@@ -350,8 +351,8 @@ static void transpose_task(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void _mlir_ciface_onnxc_uk_transpose_nchwc_f32(const memref5 *in,
-                                                const memref5 *out,
+void _mlir_ciface_onnxc_uk_transpose_nchwc_f32(const onnxc_memref5 *in,
+                                                const onnxc_memref5 *out,
                                                 int64_t blocked) {
   transpose_args t = {in, out, blocked};
   int64_t h = blocked ? out->sizes[2] : out->sizes[3];

@@ -44,13 +44,21 @@ namespace {
 
 constexpr int64_t kBlock = 16;
 
+/// `v` packed in blocks of 16 along `innerDims`; a dim that is not a
+/// multiple of 16 is zero-padded to one.
 Value packTensor(OpBuilder &b, Location loc, Value v,
                  ArrayRef<int64_t> innerDims) {
   SmallVector<OpFoldResult> tiles(innerDims.size(), b.getIndexAttr(kBlock));
   Value dest = linalg::PackOp::createDestinationTensor(b, loc, v, tiles,
                                                        innerDims, {});
-  return linalg::PackOp::create(b, loc, v, dest, innerDims, tiles,
-                                std::nullopt, {})
+  auto type = cast<ShapedType>(v.getType());
+  std::optional<Value> padding;
+  if (llvm::any_of(innerDims,
+                   [&](int64_t d) { return type.getDimSize(d) % kBlock; }))
+    padding = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(type.getElementType()));
+  return linalg::PackOp::create(b, loc, v, dest, innerDims, tiles, padding,
+                                {})
       .getResult();
 }
 
@@ -189,7 +197,9 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   auto fType = cast<RankedTensorType>(filter.getType());
   auto oType = cast<RankedTensorType>(init.getType());
   int64_t f = fType.getDimSize(0), c = fType.getDimSize(1);
-  if (f % kBlock || c % kBlock || !derivesFromConstants(filter))
+  // Filters that are not a multiple of 16 (a classifier's 1000): zero
+  // filters and bias complete the last block, the unpack drops them.
+  if (c % kBlock || !derivesFromConstants(filter))
     return failure();
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
@@ -197,9 +207,12 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   // the unpack of the producer and fold).
   Value packedInput = packPaddedInput(rewriter, loc, input, /*zeroPad=*/true);
   ConvStart start(init);
+  int64_t fp = llvm::alignTo(f, kBlock);
+  if (start.bias && fp != f)
+    start.bias = zeroPadHigh(rewriter, loc, start.bias, {fp - f});
   Value packedInit =
       start.tensor ? packTensor(rewriter, loc, start.tensor, {1}) : Value();
-  SmallVector<int64_t> outShape{oType.getDimSize(0), f / kBlock,
+  SmallVector<int64_t> outShape{oType.getDimSize(0), fp / kBlock,
                                 oType.getDimSize(2), oType.getDimSize(3),
                                 kBlock};
   Value result = blockedConv(
@@ -438,12 +451,16 @@ struct BlockedConcatSlice : OpRewritePattern<tensor::InsertSliceOp> {
     if (offsets[1] % kBlock || sizes[1] % kBlock || shape[1] % kBlock)
       return failure();
     Location loc = insert.getLoc();
-    if (!dest)
+    if (!dest) {
+      // Where the NCHW one was: before the Concat's producers.
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(insert.getDest().getDefiningOp());
       dest = tensor::EmptyOp::create(
           rewriter, loc,
           ArrayRef<int64_t>{shape[0], shape[1] / kBlock, shape[2], shape[3],
                             kBlock},
           destType.getElementType());
+    }
     SmallVector<int64_t> packedOffsets{0, offsets[1] / kBlock, 0, 0, 0};
     SmallVector<int64_t> packedSizes{sizes[0], sizes[1] / kBlock, sizes[2],
                                      sizes[3], kBlock};

@@ -178,15 +178,28 @@ LogicalResult rewritePad(RewriterBase &rewriter, DominanceInfo &dominance,
 }
 
 /// An insert_slice into a tensor that dominates the inserted value's
-/// producer (a slab of an im2col tensor): the producer writes into the slice.
+/// producer (a slab of an im2col tensor, a Concat's part): the producer
+/// writes into the slice.
 void rewriteInsert(RewriterBase &rewriter, DominanceInfo &dominance,
                    tensor::InsertSliceOp insert) {
   Value dest = insert.getDest();
   std::optional<WritableProducer> producer =
       findWritableProducer(insert.getSource(), insert);
-  if (!producer || !dest.hasOneUse() || !insert.hasUnitStride() ||
-      !dominance.properlyDominates(dest, producer->op()))
+  if (!producer || !dest.hasOneUse() || !insert.hasUnitStride())
     return;
+  // A Concat's chain of inserts into an empty tensor, each after all of
+  // the Concat's producers: the empty tensor, or the insert before, moves
+  // up to the producer when its operands allow.
+  Operation *destOp = dest.getDefiningOp();
+  if (!dominance.properlyDominates(dest, producer->op())) {
+    if (!isa_and_nonnull<tensor::EmptyOp, tensor::InsertSliceOp>(destOp) ||
+        destOp->getBlock() != producer->op()->getBlock() ||
+        !llvm::all_of(destOp->getOperands(), [&](Value v) {
+          return dominance.properlyDominates(v, producer->op());
+        }))
+      return;
+    destOp->moveBefore(producer->op());
+  }
   // (A rank-reducing insert has its rank-reducing extract_slice.)
   writeInto(rewriter, *producer, dest, insert.getMixedOffsets(),
             insert.getMixedSizes(), insert.getMixedStrides(),

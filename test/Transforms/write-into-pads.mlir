@@ -181,3 +181,39 @@ func.func @pool_then_pad(%x: tensor<4x2xf32>) -> tensor<6xf32> {
   } : tensor<4xf32> to tensor<6xf32>
   return %p : tensor<6xf32>
 }
+
+// -----
+
+// A Concat (inserts into an empty tensor after both producers): the first
+// insert moves up to the second producer, so that each producer writes its
+// part of the Concat's buffer; no copies after bufferization.
+// CHECK-LABEL: func.func @concat_chain
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<8x8xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[E]][0, 0] [4, 8] [1, 1]
+// CHECK: %[[X:.*]] = linalg.generic {{.*}} outs(%[[S0]] : tensor<4x8xf32>)
+// CHECK: %[[I1:.*]] = tensor.insert_slice %[[X]] into %[[E]][0, 0] [4, 8] [1, 1]
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[I1]][4, 0] [4, 8] [1, 1]
+// CHECK: %[[Y:.*]] = linalg.generic {{.*}} outs(%[[S1]] : tensor<4x8xf32>)
+// CHECK: %[[I2:.*]] = tensor.insert_slice %[[Y]] into %[[I1]][4, 0] [4, 8] [1, 1]
+// CHECK: return %[[I2]]
+// BUF-LABEL: func.func @concat_chain
+// BUF-NOT: memref.copy
+// BUF: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @concat_chain(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %e1 = tensor.empty() : tensor<4x8xf32>
+  %x = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x8xf32>) outs(%e1 : tensor<4x8xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.negf %i : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<4x8xf32>) outs(%e1 : tensor<4x8xf32>) {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.negf %i : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8xf32>
+  %i1 = tensor.insert_slice %x into %e[0, 0] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<8x8xf32>
+  %i2 = tensor.insert_slice %y into %i1[4, 0] [4, 8] [1, 1] : tensor<4x8xf32> into tensor<8x8xf32>
+  return %i2 : tensor<8x8xf32>
+}

@@ -16,28 +16,11 @@
 #include <random>
 #include <vector>
 
-extern "C" {
-#define MEMREF(R)                                                              \
-  struct memref##R {                                                           \
-    float *allocated, *aligned;                                                \
-    int64_t offset, sizes[R], strides[R];                                      \
-  };
-MEMREF(2)
-MEMREF(5)
-MEMREF(6)
-#undef MEMREF
-void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const memref5 *in,
-                                             const memref6 *w,
-                                             const memref2 *bias,
-                                             const memref5 *out, int64_t sh,
-                                             int64_t sw, int64_t dh,
-                                             int64_t dw, int64_t init,
-                                             int64_t relu);
-void _mlir_ciface_onnxc_uk_transpose_nchwc_f32(const memref5 *in,
-                                                const memref5 *out,
-                                                int64_t blocked);
-extern int onnxc_uk_force_portable;
-}
+#include "../../lib/Runtime/onnxc_ukernels.h"
+
+using memref2 = onnxc_memref2;
+using memref5 = onnxc_memref5;
+using memref6 = onnxc_memref6;
 
 namespace {
 
