@@ -44,7 +44,8 @@ typedef struct {
   float *out;
   int64_t out_sn, out_sfb, out_sh;
   int64_t n, cb, fb, kh, kw, oh, ow, sh, sw, dh, dw;
-  int64_t init, relu;
+  int64_t init, act; /* act: clamp the result to [lo, hi] */
+  float lo, hi;
   int64_t rows;     /* output rows per task */
   int64_t cb_chunk; /* input-channel blocks per pass over a row */
   int64_t groups;   /* groups of up to 4 filter blocks */
@@ -78,7 +79,10 @@ static void conv_rows_portable(const conv_args *a, int64_t n, int64_t fb0,
                   acc[i] += ip[ci] * wp[ci * 16 + i];
             }
         for (int i = 0; i < 16; ++i)
-          o[i] = a->relu && acc[i] < 0.0f ? 0.0f : acc[i];
+          o[i] = !a->act         ? acc[i]
+                 : acc[i] < a->lo ? a->lo
+                 : acc[i] > a->hi ? a->hi
+                                  : acc[i];
       }
 }
 
@@ -140,8 +144,11 @@ AVX512 void tile(const conv_args *a, int64_t n, int64_t fb0, int64_t oh,
     _Pragma("clang loop unroll(full)")
     for (int p = 0; p < P; ++p) {
       __m512 v = acc[f][p];
-      if (last && a->relu)
-        v = _mm512_max_ps(v, _mm512_setzero_ps());
+      /* max(lo, v) and min(hi, v) return v where v is NaN, as
+       * arith.maximumf and minimumf do. */
+      if (last && a->act)
+        v = _mm512_min_ps(_mm512_set1_ps(a->hi),
+                          _mm512_max_ps(_mm512_set1_ps(a->lo), v));
       _mm512_storeu_ps(o + f * a->out_sfb + p * 16, v);
     }
 }
@@ -249,7 +256,8 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
                                              const onnxc_memref5 *out, int64_t sh,
                                              int64_t sw, int64_t dh,
                                              int64_t dw, int64_t init,
-                                             int64_t relu) {
+                                             int64_t act, float lo,
+                                             float hi) {
   int64_t n = out->sizes[0], cb = in->sizes[1], fb = out->sizes[1],
           kh = w->sizes[2], kw = w->sizes[3], oh = out->sizes[2],
           ow = out->sizes[3];
@@ -275,7 +283,9 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
                  dh,
                  dw,
                  init,
-                 relu,
+                 act,
+                 lo,
+                 hi,
                  0,
                  0,
                  0,

@@ -30,12 +30,13 @@ enum { ONNXC_CONV_ACCUMULATE = 0, ONNXC_CONV_BIAS = 1, ONNXC_CONV_ZERO = 2 };
 /* in: N x CB x H x W x 16 (padded), w: FB x CB x KH x KW x 16 x 16
  * (contiguous), bias: FB x 16 (ONNXC_CONV_BIAS), out: N x FB x OH x OW x 16;
  * in and out with unit strides inside their 16-channel vectors and 16
- * between positions (onnxc-lower-ukernels checks it). relu: max(x, 0) on
- * the result. */
+ * between positions (onnxc-lower-ukernels checks it). act = 1: the result
+ * clamped to [lo, hi] (a Relu: [0, inf]; a Clip), NaN kept. */
 void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(
     const onnxc_memref5 *in, const onnxc_memref6 *w,
     const onnxc_memref2 *bias, const onnxc_memref5 *out, int64_t sh,
-    int64_t sw, int64_t dh, int64_t dw, int64_t init, int64_t relu);
+    int64_t sw, int64_t dh, int64_t dw, int64_t init, int64_t act, float lo,
+    float hi);
 
 /* blocked = 1: in N x CB x 16 x H x W -> out N x CB x H x W x 16; 0: back.
  * Any strides. */

@@ -546,22 +546,55 @@ bool isPlainElementwise(Operation *op) {
          });
 }
 
-/// Whether `op` is an elementwise max(x, 0) of one input, identity maps.
-bool isRelu(linalg::GenericOp op) {
+/// The bounds [lo, hi] when `op` clamps its one input (identity maps):
+/// max(x, lo) (a Relu: hi = inf), or max then min (a Clip), either way round.
+std::optional<std::pair<APFloat, APFloat>> clampBounds(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       !isPlainElementwise(op) ||
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isIdentity(); }))
-    return false;
+    return std::nullopt;
   Block &body = op.getRegion().front();
-  if (body.getOperations().size() != 2)
-    return false;
-  auto max = dyn_cast<arith::MaximumFOp>(body.front());
-  if (!max)
-    return false;
+  APFloat lo = APFloat::getInf(APFloat::IEEEsingle(), /*Negative=*/true);
+  APFloat hi = APFloat::getInf(APFloat::IEEEsingle());
   Value x = body.getArgument(0);
-  return (max.getLhs() == x && matchPattern(max.getRhs(), m_AnyZeroFloat())) ||
-         (max.getRhs() == x && matchPattern(max.getLhs(), m_AnyZeroFloat()));
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Value v = yield.getValues()[0];
+  bool seenMax = false, seenMin = false;
+  // Walk back from the yielded value to x: at most one max and one min,
+  // each of the running value and a constant.
+  while (v != x) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &body || def->getNumOperands() != 2)
+      return std::nullopt;
+    Value a = def->getOperand(0), b = def->getOperand(1);
+    APFloat c(0.0f);
+    Value next;
+    if (matchPattern(b, m_ConstantFloat(&c)))
+      next = a;
+    else if (matchPattern(a, m_ConstantFloat(&c)))
+      next = b;
+    else
+      return std::nullopt;
+    if (isa<arith::MaximumFOp>(def) && !seenMax) {
+      lo = c;
+      seenMax = true;
+    } else if (isa<arith::MinimumFOp>(def) && !seenMin) {
+      hi = c;
+      seenMin = true;
+    } else {
+      return std::nullopt;
+    }
+    v = next;
+  }
+  // max(min(x, hi), lo) is the clamp only for lo <= hi.
+  if (!seenMax && !seenMin)
+    return std::nullopt;
+  if (hi.compare(lo) == APFloat::cmpLessThan)
+    return std::nullopt;
+  if (body.getOperations().size() != 1 + unsigned(seenMax) + unsigned(seenMin))
+    return std::nullopt;
+  return std::make_pair(lo, hi);
 }
 
 /// Marks `transpose` (of an activation: rank 5, `permutation`) for the
@@ -629,6 +662,24 @@ struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
 
+    // Elementwise ops on blocked tensors join their elementwise producer
+    // (a depthwise conv's Clip, a pooling's scale): one pass, not two.
+    {
+      RewritePatternSet fusion(&getContext());
+      linalg::populateElementwiseOpsFusionPatterns(
+          fusion, [](OpOperand *use) {
+            auto producer = use->get().getDefiningOp<linalg::GenericOp>();
+            auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
+            return producer && consumer && producer->hasOneUse() &&
+                   isPlainElementwise(producer) &&
+                   isPlainElementwise(consumer) &&
+                   cast<ShapedType>(producer->getResult(0).getType())
+                           .getRank() == 5;
+          });
+      if (failed(applyPatternsGreedily(func, std::move(fusion))))
+        return signalPassFailure();
+    }
+
     // The packs and unpacks left: reshapes and transposes.
     SmallVector<Operation *> layoutOps;
     func.walk([&](Operation *op) {
@@ -688,14 +739,22 @@ struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
       }
     }
 
-    // A Relu that alone reads a conv's result may run in the kernel.
+    // A Relu or Clip that alone reads a conv's result may run in the
+    // kernel.
     func.walk([&](linalg::GenericOp op) {
       if (!op->hasAttr(onnxc::kUkernelAttrName) || !op->hasOneUse())
         return;
-      auto relu = dyn_cast<linalg::GenericOp>(*op->getUsers().begin());
-      if (relu && isRelu(relu))
-        relu->setAttr(onnxc::kUkernelEpilogueAttrName,
-                      rewriter.getStringAttr("relu"));
+      auto clamp = dyn_cast<linalg::GenericOp>(*op->getUsers().begin());
+      if (!clamp)
+        return;
+      if (auto bounds = clampBounds(clamp)) {
+        clamp->setAttr(onnxc::kUkernelEpilogueAttrName,
+                       rewriter.getStringAttr("clamp"));
+        clamp->setAttr("lo", rewriter.getF32FloatAttr(
+                                 bounds->first.convertToFloat()));
+        clamp->setAttr("hi", rewriter.getF32FloatAttr(
+                                 bounds->second.convertToFloat()));
+      }
     });
   }
 };

@@ -180,15 +180,18 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
     init = kZero;
   }
 
-  // A Relu reading only the conv's output: the kernel applies it and
-  // writes the Relu's buffer instead, in the Relu's place (the conv's own
+  // A Relu or Clip reading only the conv's output: the kernel applies it
+  // and writes its buffer instead, in its place (the conv's own
   // buffer is then dead). The ops in between (a pad's border fills) must
   // not touch the conv's buffers.
-  int64_t relu = 0;
+  int64_t clamp = 0;
+  FloatAttr lo = b.getF32FloatAttr(0.0f), hi = lo;
   Operation *fusedEpilogue = nullptr;
   if (init != kAccumulate) {
     auto epilogue = dyn_cast_or_null<linalg::GenericOp>(nextUser(op, out));
     if (epilogue && epilogue->hasAttr(onnxc::kUkernelEpilogueAttrName) &&
+        epilogue->getAttrOfType<FloatAttr>("lo") &&
+        epilogue->getAttrOfType<FloatAttr>("hi") &&
         epilogue.getNumDpsInputs() == 1 &&
         epilogue.getDpsInputs()[0] == out &&
         deadAfter(out, op, epilogue) &&
@@ -202,7 +205,9 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
           (*targetStrides)[3] == 16 &&
           targetType.getShape() == outType.getShape()) {
         out = target;
-        relu = 1;
+        clamp = 1;
+        lo = epilogue->getAttrOfType<FloatAttr>("lo");
+        hi = epilogue->getAttrOfType<FloatAttr>("hi");
         fusedEpilogue = epilogue;
         b.setInsertionPoint(epilogue);
       }
@@ -216,8 +221,10 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
   SmallVector<Value> args{dynamicView(b, loc, in), dynamicView(b, loc, w),
                           dynamicView(b, loc, bias), dynamicView(b, loc, out)};
   for (int64_t v : {strides[0], strides[1], dilations[0], dilations[1], init,
-                    relu})
+                    clamp})
     args.push_back(arith::ConstantIntOp::create(b, loc, v, 64));
+  for (FloatAttr bound : {lo, hi})
+    args.push_back(arith::ConstantOp::create(b, loc, bound));
   func::CallOp::create(b, loc, kernel, args);
   if (init != kAccumulate)
     writer->erase();
@@ -228,9 +235,11 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
 }
 
 /// The declaration of kernel `name` (buffers as descriptors of dynamic
-/// memrefs of `ranks`, then `scalars` i64 values), created on first use.
+/// memrefs of `ranks`, then `scalars` i64 and `floats` f32 values),
+/// created on first use.
 func::FuncOp declareKernel(ModuleOp module, StringRef name,
-                           ArrayRef<int64_t> ranks, unsigned scalars) {
+                           ArrayRef<int64_t> ranks, unsigned scalars,
+                           unsigned floats = 0) {
   if (auto kernel = module.lookupSymbol<func::FuncOp>(name))
     return kernel;
   OpBuilder b(module.getContext());
@@ -239,6 +248,7 @@ func::FuncOp declareKernel(ModuleOp module, StringRef name,
   for (int64_t rank : ranks)
     argTypes.push_back(dynamicF32Type(module.getContext(), rank));
   argTypes.append(scalars, b.getI64Type());
+  argTypes.append(floats, b.getF32Type());
   auto kernel = func::FuncOp::create(b, module.getLoc(), name,
                                      b.getFunctionType(argTypes, {}));
   kernel.setPrivate();
@@ -281,10 +291,10 @@ struct LowerUkernelsPass
     OpBuilder b(&getContext());
     // Buffers as descriptors (the C interface: pointers to {allocated,
     // aligned, offset, sizes, strides}), then strides, dilations, how the
-    // accumulators start and whether a Relu follows.
+    // accumulators start, whether to clamp the result, and the bounds.
     if (!convs.empty()) {
       func::FuncOp kernel =
-          declareKernel(module, kConvKernelName, {5, 6, 2, 5}, 6);
+          declareKernel(module, kConvKernelName, {5, 6, 2, 5}, 6, 2);
       for (linalg::GenericOp op : convs)
         // Left alone (strided operands), the generic stays a loop nest.
         (void)lowerConv(b, kernel, op);

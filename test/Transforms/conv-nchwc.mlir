@@ -21,7 +21,7 @@
 // CHECK: %[[C1:.*]] = linalg.generic {indexing_maps = [#[[IN1]], #[[W]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%[[P]], %[[W1]] : tensor<1x2x10x10x16xf32>, tensor<2x2x3x3x16x16xf32>) outs(%[[BB]] : tensor<1x2x8x8x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 1, 1>}
 // CHECK:   arith.mulf
 // CHECK:   arith.addf
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[C1]] : tensor<1x2x8x8x16xf32>) {{.*}} attrs = {onnxc.ukernel_epilogue = "relu"}
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[C1]] : tensor<1x2x8x8x16xf32>) {{.*}} attrs = {hi = 0x7F800000 : f32, lo = 0.000000e+00 : f32, onnxc.ukernel_epilogue = "clamp"}
 // CHECK:   arith.maximumf
 // CHECK: %[[F:.*]] = linalg.fill {{.*}} -> tensor<1x2x4x4x16xf32>
 // CHECK: %[[C2:.*]] = linalg.generic {indexing_maps = [#[[IN2]], #[[W]], #[[OUT]]], {{.*}} ins(%[[R]], %[[W2]] : tensor<1x2x8x8x16xf32>, tensor<2x2x1x1x16x16xf32>) outs(%[[F]] : tensor<1x2x4x4x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 2, 2>}
@@ -86,11 +86,9 @@ func.func @dynamic_filter(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x1x1xf32>) -
 // A residual Add of a conv's result and the input (two blocked operands),
 // a depthwise conv (strided, padded) and a max pooling of the sum, and the
 // Concat of both along the channels: all on blocked tensors, the windowed
-// ops as elementwise generics over strided views (a depthwise tap's filter
-// is a C/16 x 16 slice), the Concat as insert_slices of whole channel
+// ops as elementwise generics over strided views, the Concat as insert_slices of whole channel
 // blocks; one unpack at the end, marked for the runtime's layout kernel.
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
-// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>
 // CHECK-LABEL: func.func @blocks
 // CHECK: %[[X:.*]] = linalg.transpose {{.*}} permutation = [0, 1, 3, 4, 2] {onnxc.ukernel = "pack_nchwc"}
 // CHECK: %[[C:.*]] = linalg.generic {{.*}} ins(%[[X]], {{.*}}onnxc.ukernel = "conv2d_nchwc"
@@ -99,7 +97,8 @@ func.func @dynamic_filter(%x: tensor<1x16x8x8xf32>, %w: tensor<16x16x1x1xf32>) -
 // CHECK: %[[P:.*]] = tensor.pad %[[SUM]] low[0, 0, 1, 1, 0] high[0, 0, 1, 1, 0]
 // CHECK: %[[V0:.*]] = tensor.extract_slice %[[P]][0, 0, 0, 0, 0] [1, 1, 4, 4, 16] [1, 1, 2, 2, 1]
 // CHECK-COUNT-8: tensor.extract_slice %[[P]]
-// CHECK: %[[DW:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[CH]], {{.*}}, #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[V0]],
+// (The splat filter's taps fold into the body as constants.)
+// CHECK: %[[DW:.*]] = linalg.generic {indexing_maps = [#[[ID]], {{.*}}, #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[V0]],
 // CHECK-COUNT-9: arith.mulf
 // CHECK: %[[M0:.*]] = tensor.extract_slice %[[SUM]][0, 0, 0, 0, 0] [1, 1, 4, 4, 16] [1, 1, 2, 2, 1]
 // CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[M0]],
@@ -138,4 +137,23 @@ func.func @blocks(%x: tensor<1x16x8x8xf32>) -> tensor<1x32x4x4xf32> {
   %i1 = tensor.insert_slice %d into %e3[0, 0, 0, 0] [1, 16, 4, 4] [1, 1, 1, 1] : tensor<1x16x4x4xf32> into tensor<1x32x4x4xf32>
   %i2 = tensor.insert_slice %m into %i1[0, 16, 0, 0] [1, 16, 4, 4] [1, 1, 1, 1] : tensor<1x16x4x4xf32> into tensor<1x32x4x4xf32>
   return %i2 : tensor<1x32x4x4xf32>
+}
+
+// -----
+
+// A depthwise conv's filter taps (a weight, not a splat): one C/16 x 16
+// slice of the packed filter per tap, read per channel block and lane.
+// CHECK-DAG: #[[ID5:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-DAG: #[[CH:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>
+// CHECK-LABEL: func.func @depthwise_taps
+// CHECK: %[[F:.*]] = linalg.transpose ins(%{{.*}} : tensor<1x16x1x2xf32>) outs(%{{.*}} : tensor<1x1x2x16xf32>) permutation = [0, 2, 3, 1]
+// CHECK: %[[TAP:.*]] = tensor.extract_slice %[[F]][0, 0, 0, 0] [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x1x2x16xf32> to tensor<1x16xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID5]], #[[CH]], #[[ID5]], #[[CH]], #[[ID5]]], {{.*}} ins(%{{.*}}, %[[TAP]], %{{.*}}, %{{.*}} : tensor<1x1x4x3x16xf32>, tensor<1x16xf32>, tensor<1x1x4x3x16xf32>, tensor<1x16xf32>)
+func.func @depthwise_taps(%x: tensor<1x16x4x4xf32>) -> tensor<1x16x4x3xf32> {
+  %w = arith.constant dense<[[[1.0, 2.0]], [[3.0, 4.0]], [[5.0, 6.0]], [[7.0, 8.0]], [[9.0, 10.0]], [[11.0, 12.0]], [[13.0, 14.0]], [[15.0, 16.0]], [[17.0, 18.0]], [[19.0, 20.0]], [[21.0, 22.0]], [[23.0, 24.0]], [[25.0, 26.0]], [[27.0, 28.0]], [[29.0, 30.0]], [[31.0, 32.0]]]> : tensor<16x1x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x4x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x4x3xf32>) -> tensor<1x16x4x3xf32>
+  %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x4x4xf32>, tensor<16x1x2xf32>) outs(%f : tensor<1x16x4x3xf32>) -> tensor<1x16x4x3xf32>
+  return %d : tensor<1x16x4x3xf32>
 }

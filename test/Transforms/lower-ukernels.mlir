@@ -6,9 +6,9 @@
 #id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 
 // The bias broadcast and the Relu join the call: the kernel starts from the
-// bias (init 1), applies the Relu (1) and writes the Relu's destination (the
+// bias (init 1), clamps to [0, inf] (1) and writes the Relu's destination (the
 // interior of a padded buffer), in the Relu's place after the border fill.
-// CHECK: func.func private @onnxc_uk_conv2d_nchwc_f32(memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
+// CHECK: func.func private @onnxc_uk_conv2d_nchwc_f32(memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>, memref<?x?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>, memref<?x?x?x?x?xf32, strided<[?, ?, ?, ?, ?], offset: ?>>, i64, i64, i64, i64, i64, i64, f32, f32) attributes {llvm.emit_c_interface}
 // CHECK-LABEL: func.func @bias_relu
 // CHECK-NOT: linalg.broadcast
 // CHECK: linalg.fill
@@ -18,7 +18,8 @@
 // CHECK-DAG: %[[B:.*]] = memref.cast %arg2
 // CHECK-DAG: %[[Y:.*]] = memref.cast %[[SUB]]
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
-// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%[[X]], %[[W]], %[[B]], %[[Y]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]])
+// CHECK-DAG: %[[HI:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%[[X]], %[[W]], %[[B]], %[[Y]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %cst, %[[HI]])
 // CHECK-NOT: linalg.generic
 // CHECK: return
 func.func @bias_relu(%x: memref<1x2x10x10x16xf32>, %w: memref<2x2x3x3x16x16xf32>, %b: memref<2x16xf32>, %y: memref<1x2x10x10x16xf32>) {
@@ -33,7 +34,7 @@ func.func @bias_relu(%x: memref<1x2x10x10x16xf32>, %w: memref<2x2x3x3x16x16xf32>
   }
   linalg.fill ins(%zero : f32) outs(%y : memref<1x2x10x10x16xf32>)
   %inner = memref.subview %y[0, 0, 1, 1, 0] [1, 2, 8, 8, 16] [1, 1, 1, 1, 1] : memref<1x2x10x10x16xf32> to memref<1x2x8x8x16xf32, strided<[3200, 1600, 160, 16, 1], offset: 176>>
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x8x8x16xf32>) outs(%inner : memref<1x2x8x8x16xf32, strided<[3200, 1600, 160, 16, 1], offset: 176>>) attrs = {onnxc.ukernel_epilogue = "relu"} {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x8x8x16xf32>) outs(%inner : memref<1x2x8x8x16xf32, strided<[3200, 1600, 160, 16, 1], offset: 176>>) attrs = {hi = 0x7F800000 : f32, lo = 0.000000e+00 : f32, onnxc.ukernel_epilogue = "clamp"} {
   ^bb0(%i: f32, %o: f32):
     %r = arith.maximumf %i, %zero : f32
     linalg.yield %r : f32
@@ -56,8 +57,8 @@ func.func @bias_relu(%x: memref<1x2x10x10x16xf32>, %w: memref<2x2x3x3x16x16xf32>
 // CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
-// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TWO]], %[[TWO]], %[[ONE]], %[[ONE]], %[[TWO]], %[[ZERO]])
-// CHECK: linalg.generic {{.*}}onnxc.ukernel_epilogue = "relu"
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[TWO]], %[[TWO]], %[[ONE]], %[[ONE]], %[[TWO]], %[[ZERO]], %{{.*}}, %{{.*}})
+// CHECK: linalg.generic {{.*}}onnxc.ukernel_epilogue = "clamp"
 // CHECK: memref.copy
 func.func @fill_reread(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>, %y: memref<1x2x5x5x16xf32>, %z: memref<1x2x5x5x16xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -69,7 +70,7 @@ func.func @fill_reread(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>
     %a = arith.addf %o, %m : f32
     linalg.yield %a : f32
   }
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x5x5x16xf32>) outs(%y : memref<1x2x5x5x16xf32>) attrs = {onnxc.ukernel_epilogue = "relu"} {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x5x5x16xf32>) outs(%y : memref<1x2x5x5x16xf32>) attrs = {hi = 0x7F800000 : f32, lo = 0.000000e+00 : f32, onnxc.ukernel_epilogue = "clamp"} {
   ^bb0(%i: f32, %o: f32):
     %r = arith.maximumf %i, %zero : f32
     linalg.yield %r : f32
@@ -89,7 +90,7 @@ func.func @fill_reread(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>
 // CHECK: memref.copy %arg2, %arg3
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
-// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ZERO]], %[[ZERO]])
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ZERO]], %[[ZERO]], %{{.*}}, %{{.*}})
 func.func @accumulate(%x: memref<1x1x4x4x16xf32>, %w: memref<1x1x1x1x16x16xf32>, %init: memref<1x1x4x4x16xf32>, %y: memref<1x1x4x4x16xf32>) {
   memref.copy %init, %y : memref<1x1x4x4x16xf32> to memref<1x1x4x4x16xf32>
   linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x1x4x4x16xf32>, memref<1x1x1x1x16x16xf32>) outs(%y : memref<1x1x4x4x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 1, 1>} {

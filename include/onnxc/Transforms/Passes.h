@@ -30,8 +30,9 @@ inline constexpr llvm::StringLiteral kConvNCHWcUkernel = "conv2d_nchwc";
 inline constexpr llvm::StringLiteral kPackNCHWcUkernel = "pack_nchwc";
 inline constexpr llvm::StringLiteral kUnpackNCHWcUkernel = "unpack_nchwc";
 
-/// Marks the elementwise Relu that onnxc-lower-ukernels may apply inside
-/// the kernel whose result it reads.
+/// Marks the elementwise Relu or Clip (attributes lo and hi: the bounds)
+/// that onnxc-lower-ukernels may apply inside the kernel whose result it
+/// reads.
 inline constexpr llvm::StringLiteral kUkernelEpilogueAttrName =
     "onnxc.ukernel_epilogue";
 
