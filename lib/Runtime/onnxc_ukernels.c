@@ -50,16 +50,19 @@ typedef struct {
   int64_t cb_chunk; /* input-channel blocks per pass over a row */
   int64_t groups;   /* groups of up to 4 filter blocks */
   int64_t row_tasks;
+  int64_t cols;     /* output columns per task */
+  int64_t col_tasks;
 } conv_args;
 
 /* ---- Portable kernel (one output vector of 16 at a time). ---- */
 
 static void conv_rows_portable(const conv_args *a, int64_t n, int64_t fb0,
-                               int64_t fbs, int64_t oh0, int64_t oh1) {
+                               int64_t fbs, int64_t oh0, int64_t oh1,
+                               int64_t ow0, int64_t ow1) {
   int64_t wfb = a->cb * a->kh * a->kw * 256;
   for (int64_t f = fb0; f < fb0 + fbs; ++f)
     for (int64_t oh = oh0; oh < oh1; ++oh)
-      for (int64_t ow = 0; ow < a->ow; ++ow) {
+      for (int64_t ow = ow0; ow < ow1; ++ow) {
         float *o = a->out + n * a->out_sn + f * a->out_sfb + oh * a->out_sh +
                    ow * 16;
         float acc[16];
@@ -192,15 +195,16 @@ static const tile_fn kTilesAny[5] = {0, tile_1_1_0, tile_2_1_0, tile_3_1_0,
                                      tile_4_1_0};
 
 static void conv_rows_avx512(const conv_args *a, int64_t n, int64_t fb0,
-                             int64_t fbs, int64_t oh0, int64_t oh1) {
+                             int64_t fbs, int64_t oh0, int64_t oh1,
+                             int64_t ow0, int64_t ow1) {
   const tile_fn *table = a->sw == 1 ? kTiles1[fbs] : a->sw == 2 ? kTiles2[fbs] : 0;
   int pmax = table ? kMaxP[fbs] : 1;
   for (int64_t c0 = 0; c0 < a->cb; c0 += a->cb_chunk) {
     int64_t c1 = c0 + a->cb_chunk < a->cb ? c0 + a->cb_chunk : a->cb;
     for (int64_t oh = oh0; oh < oh1; ++oh)
-      for (int64_t ow = 0; ow < a->ow;) {
+      for (int64_t ow = ow0; ow < ow1;) {
         /* Tiles of balanced widths (7 columns: 4 + 3, not 6 + 1). */
-        int64_t left = a->ow - ow, tiles = (left + pmax - 1) / pmax;
+        int64_t left = ow1 - ow, tiles = (left + pmax - 1) / pmax;
         int64_t p = (left + tiles - 1) / tiles;
         tile_fn fn = table ? table[p - 1] : kTilesAny[fbs];
         fn(a, n, fb0, oh, ow, c0, c1);
@@ -235,18 +239,22 @@ static int has_avx512(void) {
 static void conv_task(void *ctx, int64_t begin, int64_t end) {
   const conv_args *a = (const conv_args *)ctx;
   for (int64_t t = begin; t < end; ++t) {
-    int64_t rt = t % a->row_tasks, g = (t / a->row_tasks) % a->groups,
-            n = t / (a->row_tasks * a->groups);
+    /* Tasks in the order (n, filter group, row block, column block). */
+    int64_t ct = t % a->col_tasks, rt = (t / a->col_tasks) % a->row_tasks,
+            g = (t / (a->col_tasks * a->row_tasks)) % a->groups,
+            n = t / (a->col_tasks * a->row_tasks * a->groups);
     int64_t fb0 = g * 4, fbs = a->fb - fb0 < 4 ? a->fb - fb0 : 4;
     int64_t oh0 = rt * a->rows,
             oh1 = oh0 + a->rows < a->oh ? oh0 + a->rows : a->oh;
+    int64_t ow0 = ct * a->cols,
+            ow1 = ow0 + a->cols < a->ow ? ow0 + a->cols : a->ow;
 #if defined(__x86_64__)
     if (has_avx512()) {
-      conv_rows_avx512(a, n, fb0, fbs, oh0, oh1);
+      conv_rows_avx512(a, n, fb0, fbs, oh0, oh1, ow0, ow1);
       continue;
     }
 #endif
-    conv_rows_portable(a, n, fb0, fbs, oh0, oh1);
+    conv_rows_portable(a, n, fb0, fbs, oh0, oh1, ow0, ow1);
   }
 }
 
@@ -289,6 +297,8 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
                  0,
                  0,
                  0,
+                 0,
+                 0,
                  0};
   if (n <= 0 || fb <= 0 || oh <= 0 || ow <= 0)
     return;
@@ -300,12 +310,37 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
     a.cb_chunk = cb;
   if (a.cb_chunk < 1)
     a.cb_chunk = 1;
+  a.groups = (fb + 3) / 4;
+  int64_t per_image = n * a.groups;
+  /* A 1 x 1 conv of stride 1 whose input and output rows are contiguous
+   * (no padding): its positions are one long row, cut into whole tiles of
+   * 6 (a 14 x 14 image: 32 x 6 + 4, not 14 rows of 5 + 5 + 4). */
+  if (kh == 1 && kw == 1 && sh == 1 && sw == 1 && in->sizes[3] == ow &&
+      a.in_sh == ow * 16 && a.out_sh == ow * 16) {
+    a.ow = oh * ow;
+    a.oh = 1;
+    a.rows = 1;
+    a.row_tasks = 1;
+    /* Tasks of 126 positions (21 tiles), at least 8 tasks where possible. */
+    int64_t cols = 126;
+    if (per_image < 8) {
+      int64_t wanted = (8 + per_image - 1) / per_image;
+      int64_t c = (a.ow + wanted - 1) / wanted;
+      c = (c + 5) / 6 * 6;
+      if (c < cols)
+        cols = c;
+    }
+    a.cols = cols;
+    a.col_tasks = (a.ow + cols - 1) / cols;
+    onnxc_rt_parallel_for(conv_task, &a, n * a.groups * a.col_tasks);
+    return;
+  }
+  a.cols = ow;
+  a.col_tasks = 1;
   /* Tasks of about 128 output positions (whole rows), but at least 8 of
    * them where there are rows enough (a 13 x 13 conv with 64 filters: 7
    * tasks of 2 rows, not 2 of 10 and 3, for the threads to share). */
-  a.groups = (fb + 3) / 4;
   a.rows = (128 + ow - 1) / ow;
-  int64_t per_image = n * a.groups;
   if (per_image < 8) {
     int64_t wanted = (8 + per_image - 1) / per_image; /* row tasks */
     int64_t rows = (oh + wanted - 1) / wanted;

@@ -125,6 +125,10 @@ std::vector<Problem> problems() {
   list.push_back({2, 3, 4, 9, 11, 3, 3, 1, 1, 2, 2, 1, 1, 1});
   list.push_back({1, 20, 6, 5, 9, 1, 1, 1, 1, 1, 1, 0, 0, 2});
   list.push_back({1, 2, 2, 8, 8, 3, 3, 2, 1, 1, 2, 2, 2, 1});
+  // 1 x 1, stride 1, unpadded: positions as one long row in tasks of whole
+  // tiles (7 x 13 = 91 positions; batch 2 with 9 filter blocks).
+  list.push_back({1, 3, 5, 7, 13, 1, 1, 1, 1, 1, 1, 1, 1, 0});
+  list.push_back({2, 2, 9, 14, 14, 1, 1, 1, 1, 1, 1, 0, 2, 0});
   return list;
 }
 
