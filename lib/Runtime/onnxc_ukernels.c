@@ -52,6 +52,7 @@ typedef struct {
   int64_t row_tasks;
   int64_t cols;     /* output columns per task */
   int64_t col_tasks;
+  int64_t planar;   /* NCHW input (see tile) */
 } conv_args;
 
 /* ---- Portable kernel (one output vector of 16 at a time). ---- */
@@ -59,7 +60,9 @@ typedef struct {
 static void conv_rows_portable(const conv_args *a, int64_t n, int64_t fb0,
                                int64_t fbs, int64_t oh0, int64_t oh1,
                                int64_t ow0, int64_t ow1) {
-  int64_t wfb = a->cb * a->kh * a->kw * 256;
+  int64_t ps = a->planar ? 1 : 16, ci_n = a->planar ? 1 : 16,
+          tap = a->planar ? 16 : 256;
+  int64_t wfb = a->cb * a->kh * a->kw * tap;
   for (int64_t f = fb0; f < fb0 + fbs; ++f)
     for (int64_t oh = oh0; oh < oh1; ++oh)
       for (int64_t ow = ow0; ow < ow1; ++ow) {
@@ -75,9 +78,10 @@ static void conv_rows_portable(const conv_args *a, int64_t n, int64_t fb0,
             for (int64_t x = 0; x < a->kw; ++x) {
               const float *ip = a->in + n * a->in_sn + c * a->in_scb +
                                 (oh * a->sh + y * a->dh) * a->in_sh +
-                                (ow * a->sw + x * a->dw) * 16;
-              const float *wp = a->w + f * wfb + ((c * a->kh + y) * a->kw + x) * 256;
-              for (int ci = 0; ci < 16; ++ci)
+                                (ow * a->sw + x * a->dw) * ps;
+              const float *wp =
+                  a->w + f * wfb + ((c * a->kh + y) * a->kw + x) * tap;
+              for (int64_t ci = 0; ci < ci_n; ++ci)
                 for (int i = 0; i < 16; ++i)
                   acc[i] += ip[ci] * wp[ci * 16 + i];
             }
@@ -97,10 +101,15 @@ static void conv_rows_portable(const conv_args *a, int64_t n, int64_t fb0,
 
 /* One register tile: FB filter blocks x P positions of output row `oh`,
  * starting at column ow0, over input-channel blocks [c0, c1). SW is 1, 2
- * or 0 (0: the stride is a->sw, positions addressed one by one). */
+ * or 0 (0: the stride is a->sw, positions addressed one by one). PLANAR:
+ * the input is NCHW (a first conv's few channels): one channel per "block",
+ * positions 1 apart, filters F/16 x C x KH x KW x 16. */
 AVX512 void tile(const conv_args *a, int64_t n, int64_t fb0, int64_t oh,
                  int64_t ow0, int64_t c0, int64_t c1, const int FB, const int P,
-                 const int SW) {
+                 const int SW, const int PLANAR) {
+  /* Floats between positions, channels per block, floats per filter tap. */
+  const int PS = PLANAR ? 1 : 16, CI = PLANAR ? 1 : 16,
+            TAP = PLANAR ? 16 : 256;
   __m512 acc[4][14];
   int64_t sw = SW ? SW : a->sw;
   float *o = a->out + n * a->out_sn + fb0 * a->out_sfb + oh * a->out_sh +
@@ -116,24 +125,24 @@ AVX512 void tile(const conv_args *a, int64_t n, int64_t fb0, int64_t oh,
       else
         acc[f][p] = _mm512_setzero_ps();
     }
-  int64_t wfb = a->cb * a->kh * a->kw * 256;
+  int64_t wfb = a->cb * a->kh * a->kw * TAP;
   for (int64_t c = c0; c < c1; ++c)
     for (int64_t y = 0; y < a->kh; ++y) {
       const float *row = a->in + n * a->in_sn + c * a->in_scb +
                          (oh * a->sh + y * a->dh) * a->in_sh +
-                         ow0 * sw * 16;
-      const float *wrow = a->w + fb0 * wfb + (c * a->kh + y) * a->kw * 256;
+                         ow0 * sw * PS;
+      const float *wrow = a->w + fb0 * wfb + (c * a->kh + y) * a->kw * TAP;
       for (int64_t x = 0; x < a->kw; ++x) {
-        const float *ip = row + x * a->dw * 16;
-        const float *wp = wrow + x * 256;
-        for (int ci = 0; ci < 16; ++ci) {
+        const float *ip = row + x * a->dw * PS;
+        const float *wp = wrow + x * TAP;
+        for (int ci = 0; ci < CI; ++ci) {
           __m512 wv[4];
           _Pragma("clang loop unroll(full)")
           for (int f = 0; f < FB; ++f)
             wv[f] = _mm512_loadu_ps(wp + f * wfb + ci * 16);
           _Pragma("clang loop unroll(full)")
           for (int p = 0; p < P; ++p) {
-            __m512 v = _mm512_set1_ps(ip[p * sw * 16 + ci]);
+            __m512 v = _mm512_set1_ps(ip[p * sw * PS + ci]);
             _Pragma("clang loop unroll(full)")
             for (int f = 0; f < FB; ++f)
               acc[f][p] = _mm512_fmadd_ps(v, wv[f], acc[f][p]);
@@ -162,42 +171,57 @@ typedef void (*tile_fn)(const conv_args *, int64_t, int64_t, int64_t, int64_t,
   AVX512_FN void tile_##FB##_##P##_##SW(const conv_args *a, int64_t n,         \
                                         int64_t fb0, int64_t oh, int64_t ow0,  \
                                         int64_t c0, int64_t c1) {              \
-    tile(a, n, fb0, oh, ow0, c0, c1, FB, P, SW);                              \
+    tile(a, n, fb0, oh, ow0, c0, c1, FB, P, SW, 0);                           \
   }
-#define TILES_7(FB, SW)                                                        \
-  TILE(FB, 1, SW) TILE(FB, 2, SW) TILE(FB, 3, SW) TILE(FB, 4, SW)              \
-  TILE(FB, 5, SW) TILE(FB, 6, SW) TILE(FB, 7, SW)
-#define TILES_12(FB, SW)                                                       \
-  TILES_7(FB, SW) TILE(FB, 8, SW) TILE(FB, 9, SW) TILE(FB, 10, SW)             \
-  TILE(FB, 11, SW) TILE(FB, 12, SW)
-#define TABLE_7(FB, SW)                                                        \
-  {tile_##FB##_1_##SW, tile_##FB##_2_##SW, tile_##FB##_3_##SW,                 \
-   tile_##FB##_4_##SW, tile_##FB##_5_##SW, tile_##FB##_6_##SW,                 \
-   tile_##FB##_7_##SW}
-#define TABLE_12(FB, SW)                                                       \
-  {tile_##FB##_1_##SW,  tile_##FB##_2_##SW,  tile_##FB##_3_##SW,               \
-   tile_##FB##_4_##SW,  tile_##FB##_5_##SW,  tile_##FB##_6_##SW,               \
-   tile_##FB##_7_##SW,  tile_##FB##_8_##SW,  tile_##FB##_9_##SW,               \
-   tile_##FB##_10_##SW, tile_##FB##_11_##SW, tile_##FB##_12_##SW}
+#define PLANAR_TILE(FB, P, SW)                                                 \
+  AVX512_FN void planar_##FB##_##P##_##SW(const conv_args *a, int64_t n,       \
+                                          int64_t fb0, int64_t oh,             \
+                                          int64_t ow0, int64_t c0,             \
+                                          int64_t c1) {                        \
+    tile(a, n, fb0, oh, ow0, c0, c1, FB, P, SW, 1);                           \
+  }
+#define TILES_7(K, FB, SW)                                                     \
+  K(FB, 1, SW) K(FB, 2, SW) K(FB, 3, SW) K(FB, 4, SW) K(FB, 5, SW)            \
+  K(FB, 6, SW) K(FB, 7, SW)
+#define TILES_12(K, FB, SW)                                                    \
+  TILES_7(K, FB, SW) K(FB, 8, SW) K(FB, 9, SW) K(FB, 10, SW) K(FB, 11, SW)    \
+  K(FB, 12, SW)
+#define TABLE_7(N, FB, SW)                                                     \
+  {N##_##FB##_1_##SW, N##_##FB##_2_##SW, N##_##FB##_3_##SW,                    \
+   N##_##FB##_4_##SW, N##_##FB##_5_##SW, N##_##FB##_6_##SW,                    \
+   N##_##FB##_7_##SW}
+#define TABLE_12(N, FB, SW)                                                    \
+  {N##_##FB##_1_##SW,  N##_##FB##_2_##SW,  N##_##FB##_3_##SW,                  \
+   N##_##FB##_4_##SW,  N##_##FB##_5_##SW,  N##_##FB##_6_##SW,                  \
+   N##_##FB##_7_##SW,  N##_##FB##_8_##SW,  N##_##FB##_9_##SW,                  \
+   N##_##FB##_10_##SW, N##_##FB##_11_##SW, N##_##FB##_12_##SW}
+#define ALL_TILES(K)                                                           \
+  TILES_7(K, 4, 1) TILES_7(K, 3, 1) TILES_12(K, 2, 1) TILES_12(K, 1, 1)       \
+  TILES_7(K, 4, 2) TILES_7(K, 3, 2) TILES_12(K, 2, 2) TILES_12(K, 1, 2)       \
+  K(4, 1, 0) K(3, 1, 0) K(2, 1, 0) K(1, 1, 0)
+#define TABLES(N, SW)                                                          \
+  {{0}, TABLE_12(N, 1, SW), TABLE_12(N, 2, SW), TABLE_7(N, 3, SW),             \
+   TABLE_7(N, 4, SW)}
 
-TILES_7(4, 1) TILES_7(3, 1) TILES_12(2, 1) TILES_12(1, 1)
-TILES_7(4, 2) TILES_7(3, 2) TILES_12(2, 2) TILES_12(1, 2)
-TILE(4, 1, 0) TILE(3, 1, 0) TILE(2, 1, 0) TILE(1, 1, 0)
+ALL_TILES(TILE)
+ALL_TILES(PLANAR_TILE)
 
 /* Widest tile per filter-block count: 12, 24, 21 and 24 accumulators (with
  * the filter vectors and a broadcast, at most 29 of the 32 registers). */
 static const int kMaxP[5] = {0, 12, 12, 7, 6};
-static const tile_fn kTiles1[5][12] = {
-    {0}, TABLE_12(1, 1), TABLE_12(2, 1), TABLE_7(3, 1), TABLE_7(4, 1)};
-static const tile_fn kTiles2[5][12] = {
-    {0}, TABLE_12(1, 2), TABLE_12(2, 2), TABLE_7(3, 2), TABLE_7(4, 2)};
-static const tile_fn kTilesAny[5] = {0, tile_1_1_0, tile_2_1_0, tile_3_1_0,
-                                     tile_4_1_0};
+/* [planar][filter blocks][width - 1] */
+static const tile_fn kTiles1[2][5][12] = {TABLES(tile, 1), TABLES(planar, 1)};
+static const tile_fn kTiles2[2][5][12] = {TABLES(tile, 2), TABLES(planar, 2)};
+static const tile_fn kTilesAny[2][5] = {
+    {0, tile_1_1_0, tile_2_1_0, tile_3_1_0, tile_4_1_0},
+    {0, planar_1_1_0, planar_2_1_0, planar_3_1_0, planar_4_1_0}};
 
 static void conv_rows_avx512(const conv_args *a, int64_t n, int64_t fb0,
                              int64_t fbs, int64_t oh0, int64_t oh1,
                              int64_t ow0, int64_t ow1) {
-  const tile_fn *table = a->sw == 1 ? kTiles1[fbs] : a->sw == 2 ? kTiles2[fbs] : 0;
+  const tile_fn *table = a->sw == 1   ? kTiles1[a->planar][fbs]
+                         : a->sw == 2 ? kTiles2[a->planar][fbs]
+                                      : 0;
   int pmax = table ? kMaxP[fbs] : 1;
   for (int64_t c0 = 0; c0 < a->cb; c0 += a->cb_chunk) {
     int64_t c1 = c0 + a->cb_chunk < a->cb ? c0 + a->cb_chunk : a->cb;
@@ -206,7 +230,7 @@ static void conv_rows_avx512(const conv_args *a, int64_t n, int64_t fb0,
         /* Tiles of balanced widths (7 columns: 4 + 3, not 6 + 1). */
         int64_t left = ow1 - ow, tiles = (left + pmax - 1) / pmax;
         int64_t p = (left + tiles - 1) / tiles;
-        tile_fn fn = table ? table[p - 1] : kTilesAny[fbs];
+        tile_fn fn = table ? table[p - 1] : kTilesAny[a->planar][fbs];
         fn(a, n, fb0, oh, ow, c0, c1);
         ow += table ? p : 1;
       }
@@ -258,101 +282,129 @@ static void conv_task(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
-                                             const onnxc_memref6 *w,
-                                             const onnxc_memref2 *bias,
-                                             const onnxc_memref5 *out, int64_t sh,
-                                             int64_t sw, int64_t dh,
-                                             int64_t dw, int64_t init,
-                                             int64_t act, float lo,
-                                             float hi) {
-  int64_t n = out->sizes[0], cb = in->sizes[1], fb = out->sizes[1],
-          kh = w->sizes[2], kw = w->sizes[3], oh = out->sizes[2],
-          ow = out->sizes[3];
-  conv_args a = {in->aligned + in->offset,
-                 in->strides[0],
-                 in->strides[1],
-                 in->strides[2],
-                 w->aligned + w->offset,
-                 bias->aligned + bias->offset,
-                 out->aligned + out->offset,
-                 out->strides[0],
-                 out->strides[1],
-                 out->strides[2],
-                 n,
-                 cb,
-                 fb,
-                 kh,
-                 kw,
-                 oh,
-                 ow,
-                 sh,
-                 sw,
-                 dh,
-                 dw,
-                 init,
-                 act,
-                 lo,
-                 hi,
-                 0,
-                 0,
-                 0,
-                 0,
-                 0,
-                 0};
-  if (n <= 0 || fb <= 0 || oh <= 0 || ow <= 0)
+/* Splits the conv `a` (sizes, strides and operands set) into tasks and runs
+ * them on the threads. `in_w`: the input's width. */
+static void run_conv(conv_args *a, int64_t in_w) {
+  int64_t n = a->n, fb = a->fb, kh = a->kh, kw = a->kw, oh = a->oh,
+          ow = a->ow;
+  if (n <= 0 || fb <= 0 || oh <= 0 || ow <= 0 || a->cb <= 0)
     return;
   /* Filters of a pass over a row: about 32 KiB (4 blocks x KH x KW KiB per
-   * input-channel block). */
+   * input-channel block); a planar input's few channels in one pass. */
   int64_t per_cb = 4 * kh * kw;
-  a.cb_chunk = per_cb >= 32 ? 1 : 32 / per_cb;
-  if (a.cb_chunk > cb)
-    a.cb_chunk = cb;
-  if (a.cb_chunk < 1)
-    a.cb_chunk = 1;
-  a.groups = (fb + 3) / 4;
-  int64_t per_image = n * a.groups;
+  a->cb_chunk = a->planar ? a->cb : per_cb >= 32 ? 1 : 32 / per_cb;
+  if (a->cb_chunk > a->cb)
+    a->cb_chunk = a->cb;
+  if (a->cb_chunk < 1)
+    a->cb_chunk = 1;
+  a->groups = (fb + 3) / 4;
+  int64_t per_image = n * a->groups;
   /* A 1 x 1 conv of stride 1 whose input and output rows are contiguous
    * (no padding): its positions are one long row, cut into whole tiles of
    * 6 (a 14 x 14 image: 32 x 6 + 4, not 14 rows of 5 + 5 + 4). */
-  if (kh == 1 && kw == 1 && sh == 1 && sw == 1 && in->sizes[3] == ow &&
-      a.in_sh == ow * 16 && a.out_sh == ow * 16) {
-    a.ow = oh * ow;
-    a.oh = 1;
-    a.rows = 1;
-    a.row_tasks = 1;
+  int64_t ps = a->planar ? 1 : 16;
+  if (kh == 1 && kw == 1 && a->sh == 1 && a->sw == 1 && in_w == ow &&
+      a->in_sh == ow * ps && a->out_sh == ow * 16) {
+    a->ow = oh * ow;
+    a->oh = 1;
+    a->rows = 1;
+    a->row_tasks = 1;
     /* Tasks of 126 positions (21 tiles), at least 8 tasks where possible. */
     int64_t cols = 126;
     if (per_image < 8) {
       int64_t wanted = (8 + per_image - 1) / per_image;
-      int64_t c = (a.ow + wanted - 1) / wanted;
+      int64_t c = (a->ow + wanted - 1) / wanted;
       c = (c + 5) / 6 * 6;
       if (c < cols)
         cols = c;
     }
-    a.cols = cols;
-    a.col_tasks = (a.ow + cols - 1) / cols;
-    onnxc_rt_parallel_for(conv_task, &a, n * a.groups * a.col_tasks);
+    a->cols = cols;
+    a->col_tasks = (a->ow + cols - 1) / cols;
+    onnxc_rt_parallel_for(conv_task, a, n * a->groups * a->col_tasks);
     return;
   }
-  a.cols = ow;
-  a.col_tasks = 1;
+  a->cols = ow;
+  a->col_tasks = 1;
   /* Tasks of about 128 output positions (whole rows), but at least 8 of
    * them where there are rows enough (a 13 x 13 conv with 64 filters: 7
    * tasks of 2 rows, not 2 of 10 and 3, for the threads to share). */
-  a.rows = (128 + ow - 1) / ow;
+  a->rows = (128 + ow - 1) / ow;
   if (per_image < 8) {
     int64_t wanted = (8 + per_image - 1) / per_image; /* row tasks */
     int64_t rows = (oh + wanted - 1) / wanted;
-    if (rows < a.rows)
-      a.rows = rows;
+    if (rows < a->rows)
+      a->rows = rows;
   }
-  if (a.rows > oh)
-    a.rows = oh;
-  if (a.rows < 1)
-    a.rows = 1;
-  a.row_tasks = (oh + a.rows - 1) / a.rows;
-  onnxc_rt_parallel_for(conv_task, &a, n * a.groups * a.row_tasks);
+  if (a->rows > oh)
+    a->rows = oh;
+  if (a->rows < 1)
+    a->rows = 1;
+  a->row_tasks = (oh + a->rows - 1) / a->rows;
+  onnxc_rt_parallel_for(conv_task, a, n * a->groups * a->row_tasks);
+}
+
+/* The fields every conv shares: the output, the bias, the clamp. */
+static void set_common(conv_args *a, const onnxc_memref2 *bias,
+                       const onnxc_memref5 *out, int64_t sh, int64_t sw,
+                       int64_t dh, int64_t dw, int64_t init, int64_t act,
+                       float lo, float hi) {
+  a->bias = bias->aligned + bias->offset;
+  a->out = out->aligned + out->offset;
+  a->out_sn = out->strides[0];
+  a->out_sfb = out->strides[1];
+  a->out_sh = out->strides[2];
+  a->n = out->sizes[0];
+  a->fb = out->sizes[1];
+  a->oh = out->sizes[2];
+  a->ow = out->sizes[3];
+  a->sh = sh;
+  a->sw = sw;
+  a->dh = dh;
+  a->dw = dw;
+  a->init = init;
+  a->act = act;
+  a->lo = lo;
+  a->hi = hi;
+}
+
+void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
+                                             const onnxc_memref6 *w,
+                                             const onnxc_memref2 *bias,
+                                             const onnxc_memref5 *out,
+                                             int64_t sh, int64_t sw,
+                                             int64_t dh, int64_t dw,
+                                             int64_t init, int64_t act,
+                                             float lo, float hi) {
+  conv_args a = {0};
+  set_common(&a, bias, out, sh, sw, dh, dw, init, act, lo, hi);
+  a.in = in->aligned + in->offset;
+  a.in_sn = in->strides[0];
+  a.in_scb = in->strides[1];
+  a.in_sh = in->strides[2];
+  a.cb = in->sizes[1];
+  a.w = w->aligned + w->offset;
+  a.kh = w->sizes[2];
+  a.kw = w->sizes[3];
+  run_conv(&a, in->sizes[3]);
+}
+
+void _mlir_ciface_onnxc_uk_conv2d_nchw_nchwc_f32(
+    const onnxc_memref4 *in, const onnxc_memref5 *w,
+    const onnxc_memref2 *bias, const onnxc_memref5 *out, int64_t sh,
+    int64_t sw, int64_t dh, int64_t dw, int64_t init, int64_t act, float lo,
+    float hi) {
+  conv_args a = {0};
+  set_common(&a, bias, out, sh, sw, dh, dw, init, act, lo, hi);
+  a.planar = 1;
+  a.in = in->aligned + in->offset;
+  a.in_sn = in->strides[0];
+  a.in_scb = in->strides[1];
+  a.in_sh = in->strides[2];
+  a.cb = in->sizes[1];
+  a.w = w->aligned + w->offset;
+  a.kh = w->sizes[2];
+  a.kw = w->sizes[3];
+  run_conv(&a, in->sizes[3]);
 }
 
 /* ---- Layout changes: NCHW <-> NCHWc. ---- */

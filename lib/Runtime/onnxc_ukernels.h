@@ -20,6 +20,7 @@ extern "C" {
     int64_t offset, sizes[R], strides[R];                                      \
   } onnxc_memref##R
 ONNXC_MEMREF(2);
+ONNXC_MEMREF(4);
 ONNXC_MEMREF(5);
 ONNXC_MEMREF(6);
 #undef ONNXC_MEMREF
@@ -34,6 +35,14 @@ enum { ONNXC_CONV_ACCUMULATE = 0, ONNXC_CONV_BIAS = 1, ONNXC_CONV_ZERO = 2 };
  * clamped to [lo, hi] (a Relu: [0, inf]; a Clip), NaN kept. */
 void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(
     const onnxc_memref5 *in, const onnxc_memref6 *w,
+    const onnxc_memref2 *bias, const onnxc_memref5 *out, int64_t sh,
+    int64_t sw, int64_t dh, int64_t dw, int64_t init, int64_t act, float lo,
+    float hi);
+
+/* The same with an NCHW input (a first conv's few channels): in N x C x H x
+ * W (padded; unit stride along W), w: FB x C x KH x KW x 16. */
+void _mlir_ciface_onnxc_uk_conv2d_nchw_nchwc_f32(
+    const onnxc_memref4 *in, const onnxc_memref5 *w,
     const onnxc_memref2 *bias, const onnxc_memref5 *out, int64_t sh,
     int64_t sw, int64_t dh, int64_t dw, int64_t init, int64_t act, float lo,
     float hi);

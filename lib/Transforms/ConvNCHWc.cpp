@@ -155,23 +155,33 @@ Value blockedStart(OpBuilder &b, Location loc, const ConvStart &start,
 
 /// The kernel generic: `packedInput` (N x C/16 x Hp x Wp x 16, padded)
 /// convolved with `filter` (F x C x KH x KW, packed here) into `start`.
+/// `planar`: the input is N x C x Hp x Wp (a first conv's few channels),
+/// the filter packed along F only (F/16 x C x KH x KW x 16).
 Value blockedConv(OpBuilder &b, Location loc, Value packedInput, Value filter,
                   Value start, ArrayRef<int64_t> strides,
-                  ArrayRef<int64_t> dilations) {
+                  ArrayRef<int64_t> dilations, bool planar = false) {
   MLIRContext *ctx = b.getContext();
-  Value packedFilter = packTensor(b, loc, filter, {1, 0});
-  // d0..d8 = n, fb, oh, ow, fi | cb, kh, kw, ci.
-  SmallVector<AffineExpr> d(9);
+  Value packedFilter =
+      planar ? packTensor(b, loc, filter, {0}) : packTensor(b, loc, filter, {1, 0});
+  // d0..d8 = n, fb, oh, ow, fi | cb, kh, kw, ci (planar: d5 = the channel,
+  // no ci).
+  unsigned dims = planar ? 8 : 9;
+  SmallVector<AffineExpr> d(dims);
   bindDimsList(ctx, MutableArrayRef<AffineExpr>(d));
-  auto inMap = AffineMap::get(
-      9, 0,
-      {d[0], d[5], d[2] * strides[0] + d[6] * dilations[0],
-       d[3] * strides[1] + d[7] * dilations[1], d[8]},
-      ctx);
-  auto wMap = AffineMap::get(9, 0, {d[1], d[5], d[6], d[7], d[8], d[4]}, ctx);
-  auto outMap = AffineMap::get(9, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx);
+  SmallVector<AffineExpr> inExprs{d[0], d[5],
+                                  d[2] * strides[0] + d[6] * dilations[0],
+                                  d[3] * strides[1] + d[7] * dilations[1]};
+  SmallVector<AffineExpr> wExprs{d[1], d[5], d[6], d[7]};
+  if (!planar) {
+    inExprs.push_back(d[8]);
+    wExprs.push_back(d[8]);
+  }
+  wExprs.push_back(d[4]);
+  auto inMap = AffineMap::get(dims, 0, inExprs, ctx);
+  auto wMap = AffineMap::get(dims, 0, wExprs, ctx);
+  auto outMap = AffineMap::get(dims, 0, {d[0], d[1], d[2], d[3], d[4]}, ctx);
   SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
-  iterators.append(4, utils::IteratorType::reduction);
+  iterators.append(dims - 5, utils::IteratorType::reduction);
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{start.getType()}, ValueRange{packedInput, packedFilter},
       ValueRange{start}, ArrayRef<AffineMap>{inMap, wMap, outMap}, iterators,
@@ -182,7 +192,8 @@ Value blockedConv(OpBuilder &b, Location loc, Value packedInput, Value filter,
                                     .getResult());
       });
   generic->setAttr(onnxc::kUkernelAttrName,
-                   b.getStringAttr(onnxc::kConvNCHWcUkernel));
+                   b.getStringAttr(planar ? onnxc::kConvNCHWToNCHWcUkernel
+                                          : onnxc::kConvNCHWcUkernel));
   generic->setAttr("strides", b.getDenseI64ArrayAttr(strides));
   generic->setAttr("dilations", b.getDenseI64ArrayAttr(dilations));
   return generic.getResult(0);
@@ -198,14 +209,17 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   auto oType = cast<RankedTensorType>(init.getType());
   int64_t f = fType.getDimSize(0), c = fType.getDimSize(1);
   // Filters that are not a multiple of 16 (a classifier's 1000): zero
-  // filters and bias complete the last block, the unpack drops them.
-  if (c % kBlock || !derivesFromConstants(filter))
+  // filters and bias complete the last block, the unpack drops them. Fewer
+  // than 16 input channels (a first conv's RGB): the input stays NCHW.
+  bool planar = c < kBlock;
+  if ((c % kBlock && !planar) || !derivesFromConstants(filter))
     return failure();
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
   // The input, packed before its spatial padding (so that the pad can meet
   // the unpack of the producer and fold).
-  Value packedInput = packPaddedInput(rewriter, loc, input, /*zeroPad=*/true);
+  Value packedInput =
+      planar ? input : packPaddedInput(rewriter, loc, input, /*zeroPad=*/true);
   ConvStart start(init);
   int64_t fp = llvm::alignTo(f, kBlock);
   if (start.bias && fp != f)
@@ -218,7 +232,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter,
   Value result = blockedConv(
       rewriter, loc, packedInput, filter,
       blockedStart(rewriter, loc, start, packedInit, outShape, 0),
-      attrValues(conv.getStrides()), attrValues(conv.getDilations()));
+      attrValues(conv.getStrides()), attrValues(conv.getDilations()), planar);
   rewriter.replaceOp(conv, unpackResult(rewriter, loc, result, oType));
   return success();
 }
@@ -723,10 +737,13 @@ struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
         auto name = op->getAttrOfType<StringAttr>(onnxc::kUkernelAttrName);
         if (!name)
           return;
-        if (name.getValue() == onnxc::kConvNCHWcUkernel) {
+        if (name.getValue() == onnxc::kConvNCHWcUkernel ||
+            name.getValue() == onnxc::kConvNCHWToNCHWcUkernel) {
           auto w = cast<ShapedType>(op.getDpsInputs()[1].getType());
           auto o = cast<ShapedType>(op.getDpsInits()[0].getType());
-          flops += 2 * o.getNumElements() * w.getDimSize(1) * kBlock *
+          int64_t perBlock =
+              name.getValue() == onnxc::kConvNCHWcUkernel ? kBlock : 1;
+          flops += 2 * o.getNumElements() * w.getDimSize(1) * perBlock *
                    w.getDimSize(2) * w.getDimSize(3);
         } else {
           moved += cast<ShapedType>(op.getDpsInits()[0].getType())

@@ -29,6 +29,8 @@ using namespace mlir;
 namespace {
 
 constexpr llvm::StringLiteral kConvKernelName = "onnxc_uk_conv2d_nchwc_f32";
+constexpr llvm::StringLiteral kPlanarConvKernelName =
+    "onnxc_uk_conv2d_nchw_nchwc_f32";
 constexpr llvm::StringLiteral kTransposeKernelName =
     "onnxc_uk_transpose_nchwc_f32";
 /// How the kernel starts its accumulators (see onnxc_ukernels.c).
@@ -149,10 +151,15 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
   if (!inType || !wType || !outType || !inType.hasStaticShape() ||
       !wType.hasStaticShape() || !outType.hasStaticShape())
     return failure();
+  // A blocked input has 16 channels per position, a planar (NCHW) one its
+  // positions 1 apart.
+  bool planar = inType.getRank() == 4;
   auto inStrides = staticStrides(inType), outStrides = staticStrides(outType);
   if (failed(inStrides) || failed(outStrides) ||
-      (*inStrides)[4] != 1 || (*inStrides)[3] != 16 || (*outStrides)[4] != 1 ||
-      (*outStrides)[3] != 16 || !wType.getLayout().isIdentity())
+      (planar ? (*inStrides)[3] != 1
+              : (*inStrides)[4] != 1 || (*inStrides)[3] != 16) ||
+      (*outStrides)[4] != 1 || (*outStrides)[3] != 16 ||
+      !wType.getLayout().isIdentity())
     return failure();
   auto strides = op->getAttrOfType<DenseI64ArrayAttr>("strides");
   auto dilations = op->getAttrOfType<DenseI64ArrayAttr>("dilations");
@@ -273,7 +280,7 @@ struct LowerUkernelsPass
     : mlir::onnxc::impl::LowerUkernelsBase<LowerUkernelsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::GenericOp> convs;
+    SmallVector<linalg::GenericOp> convs, planarConvs;
     SmallVector<linalg::TransposeOp> transposes;
     module.walk([&](Operation *op) {
       auto name = op->getAttrOfType<StringAttr>(onnxc::kUkernelAttrName);
@@ -283,6 +290,9 @@ struct LowerUkernelsPass
       if (auto generic = dyn_cast<linalg::GenericOp>(op);
           generic && name.getValue() == onnxc::kConvNCHWcUkernel)
         convs.push_back(generic);
+      if (auto generic = dyn_cast<linalg::GenericOp>(op);
+          generic && name.getValue() == onnxc::kConvNCHWToNCHWcUkernel)
+        planarConvs.push_back(generic);
       if (auto transpose = dyn_cast<linalg::TransposeOp>(op);
           transpose && (name.getValue() == onnxc::kPackNCHWcUkernel ||
                         name.getValue() == onnxc::kUnpackNCHWcUkernel))
@@ -297,6 +307,12 @@ struct LowerUkernelsPass
           declareKernel(module, kConvKernelName, {5, 6, 2, 5}, 6, 2);
       for (linalg::GenericOp op : convs)
         // Left alone (strided operands), the generic stays a loop nest.
+        (void)lowerConv(b, kernel, op);
+    }
+    if (!planarConvs.empty()) {
+      func::FuncOp kernel =
+          declareKernel(module, kPlanarConvKernelName, {4, 5, 2, 5}, 6, 2);
+      for (linalg::GenericOp op : planarConvs)
         (void)lowerConv(b, kernel, op);
     }
     // After the convs: their checks look at their neighbours as

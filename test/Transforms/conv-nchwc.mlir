@@ -157,3 +157,22 @@ func.func @depthwise_taps(%x: tensor<1x16x4x4xf32>) -> tensor<1x16x4x3xf32> {
   %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x16x4x4xf32>, tensor<16x1x2xf32>) outs(%f : tensor<1x16x4x3xf32>) -> tensor<1x16x4x3xf32>
   return %d : tensor<1x16x4x3xf32>
 }
+
+// -----
+
+// Three input channels (a first conv): the input stays NCHW and the filter
+// is packed along F only (F/16 x C x KH x KW x 16); the kernel generic has
+// no channel-in-block loop.
+// CHECK-DAG: #[[PIN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d2 * 2 + d6, d3 * 2 + d7)>
+// CHECK-DAG: #[[PW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d6, d7, d4)>
+// CHECK-LABEL: func.func @first_conv
+// CHECK: %[[W:.*]] = arith.constant dense<1.000000e+00> : tensor<1x3x3x3x16xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[PIN]], #[[PW]], {{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg0, %[[W]] : tensor<1x3x9x9xf32>, tensor<1x3x3x3x16xf32>) {{.*}} onnxc.ukernel = "conv2d_nchw_nchwc"
+func.func @first_conv(%x: tensor<1x3x9x9xf32>) -> tensor<1x16x4x4xf32> {
+  %w = arith.constant dense<1.0> : tensor<16x3x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x9x9xf32>, tensor<16x3x3x3xf32>) outs(%f : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  return %c : tensor<1x16x4x4xf32>
+}

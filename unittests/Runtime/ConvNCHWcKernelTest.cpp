@@ -19,6 +19,7 @@
 #include "../../lib/Runtime/onnxc_ukernels.h"
 
 using memref2 = onnxc_memref2;
+using memref4 = onnxc_memref4;
 using memref5 = onnxc_memref5;
 using memref6 = onnxc_memref6;
 
@@ -150,6 +151,63 @@ TEST(ConvNCHWcKernel, PortableMatchesReference) {
     double err = maxError(p, ++seed);
     EXPECT_LT(err, 1e-5) << "n " << p.n << " cb " << p.cb << " fb " << p.fb
                          << " s " << p.sh << " init " << p.init;
+  }
+  onnxc_uk_force_portable = 0;
+}
+
+// An NCHW input (a first conv's few channels) with NCHWc filters and output.
+double planarMaxError(int64_t n, int64_t c, int64_t fb, int64_t ih, int64_t iw,
+                      int64_t k, int64_t s, int64_t d, int64_t init,
+                      int64_t act, unsigned seed) {
+  int64_t oh = (ih - (k - 1) * d - 1) / s + 1, ow = (iw - (k - 1) * d - 1) / s + 1;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> in(n * c * ih * iw), w(fb * c * k * k * 16),
+      bias(fb * 16), out(n * fb * oh * ow * 16);
+  for (auto *v : {&in, &w, &bias, &out})
+    for (float &x : *v)
+      x = dist(rng);
+  std::vector<float> start = out;
+  memref4 inRef{in.data(), in.data(), 0, {n, c, ih, iw},
+                {c * ih * iw, ih * iw, iw, 1}};
+  memref5 wRef{w.data(), w.data(), 0, {fb, c, k, k, 16},
+               {c * k * k * 16, k * k * 16, k * 16, 16, 1}};
+  memref2 biasRef{bias.data(), bias.data(), 0, {fb, 16}, {16, 1}};
+  memref5 outRef{out.data(), out.data(), 0, {n, fb, oh, ow, 16},
+                 {fb * oh * ow * 16, oh * ow * 16, ow * 16, 16, 1}};
+  float lo = act ? 0.0f : 0.0f, hi = act ? 0.5f : 0.0f;
+  _mlir_ciface_onnxc_uk_conv2d_nchw_nchwc_f32(&inRef, &wRef, &biasRef, &outRef,
+                                              s, s, d, d, init, act, lo, hi);
+  double worst = 0, scale = 1e-6;
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t f = 0; f < fb * 16; ++f)
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x) {
+          int64_t at = (((b * fb + f / 16) * oh + y) * ow + x) * 16 + f % 16;
+          double acc = init == 0 ? start[at] : init == 1 ? bias[f] : 0.0;
+          for (int64_t ch = 0; ch < c; ++ch)
+            for (int64_t i = 0; i < k; ++i)
+              for (int64_t j = 0; j < k; ++j)
+                acc += double(in[((b * c + ch) * ih + y * s + i * d) * iw +
+                                 x * s + j * d]) *
+                       w[((((f / 16) * c + ch) * k + i) * k + j) * 16 + f % 16];
+          scale = std::max(scale, std::fabs(acc));
+          if (act)
+            acc = std::min(std::max(acc, double(lo)), double(hi));
+          worst = std::max(worst, std::fabs(acc - out[at]));
+        }
+  return worst / scale;
+}
+
+TEST(ConvNCHWcKernel, PlanarInputMatchesReference) {
+  for (int portable = 0; portable < 2; ++portable) {
+    onnxc_uk_force_portable = portable;
+    // RGB 7 x 7 stride 2 (a stem), one channel 3 x 3, five channels with
+    // stride 3 (position by position), dilation, batch 2, 3 filter blocks.
+    EXPECT_LT(planarMaxError(1, 3, 4, 29, 31, 7, 2, 1, 1, 1, 1), 1e-5);
+    EXPECT_LT(planarMaxError(1, 1, 2, 9, 14, 3, 1, 1, 2, 0, 2), 1e-5);
+    EXPECT_LT(planarMaxError(2, 5, 3, 13, 17, 3, 3, 1, 0, 1, 3), 1e-5);
+    EXPECT_LT(planarMaxError(1, 3, 1, 12, 12, 3, 1, 2, 1, 0, 4), 1e-5);
   }
   onnxc_uk_force_portable = 0;
 }

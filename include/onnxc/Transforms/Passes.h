@@ -24,6 +24,10 @@ inline constexpr llvm::StringLiteral kUkernelAttrName = "onnxc.ukernel";
 /// The direct NCHWc convolution (onnxc-conv-nchwc,
 /// onnxc_uk_conv2d_nchwc_f32).
 inline constexpr llvm::StringLiteral kConvNCHWcUkernel = "conv2d_nchwc";
+/// The same with an NCHW input (a first conv's few channels;
+/// onnxc_uk_conv2d_nchw_nchwc_f32).
+inline constexpr llvm::StringLiteral kConvNCHWToNCHWcUkernel =
+    "conv2d_nchw_nchwc";
 /// The layout changes NCHW -> NCHWc and back (linalg.transpose of N x C/16
 /// x 16 x H x W to N x C/16 x H x W x 16 and back;
 /// onnxc_uk_transpose_nchwc_f32).
