@@ -644,6 +644,14 @@ struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
     });
     bool changed = false;
     for (linalg::LinalgOp op : ops) {
+      // Empty tensors (a window larger than its padded input) stay as they
+      // are: nothing to compute.
+      if (llvm::any_of(op->getOperandTypes(), [](Type t) {
+            auto shaped = dyn_cast<ShapedType>(t);
+            return shaped && shaped.hasStaticShape() &&
+                   shaped.getNumElements() == 0;
+          }))
+        continue;
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation()))
         changed |= succeeded(rewriteConv(rewriter, conv));
       else if (auto grouped =
