@@ -495,8 +495,7 @@ struct BlockedElementwise : OpRewritePattern<linalg::GenericOp> {
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
     if (op.getNumDpsInits() != 1 || op.getNumLoops() != 4 ||
-        op.getNumParallelLoops() != 4 || op->hasAttr(onnxc::kUkernelAttrName) ||
-        !op.getRegion().front().getOps<linalg::IndexOp>().empty())
+        op.getNumParallelLoops() != 4 || op->hasAttr(onnxc::kUkernelAttrName))
       return failure();
     auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
     if (!type || !type.hasStaticShape() || type.getDimSize(1) % kBlock)
@@ -542,6 +541,23 @@ struct BlockedElementwise : OpRewritePattern<linalg::GenericOp> {
         maps, SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel));
     rewriter.inlineRegionBefore(op.getRegion(), blocked.getRegion(),
                                 blocked.getRegion().begin());
+    // Loop indices in the body (an AveragePool's count at the borders):
+    // n, h and w keep their loops; the channel is block * 16 + lane.
+    for (linalg::IndexOp index : llvm::make_early_inc_range(
+             blocked.getRegion().front().getOps<linalg::IndexOp>())) {
+      if (index.getDim() != 1)
+        continue;
+      rewriter.setInsertionPoint(index);
+      Value block = linalg::IndexOp::create(rewriter, index.getLoc(), 1);
+      Value lane = linalg::IndexOp::create(rewriter, index.getLoc(), 4);
+      Value base = arith::MulIOp::create(
+          rewriter, index.getLoc(), block,
+          arith::ConstantIndexOp::create(rewriter, index.getLoc(), kBlock));
+      rewriter.replaceOp(index, arith::AddIOp::create(rewriter, index.getLoc(),
+                                                      base, lane)
+                                    .getResult());
+    }
+    rewriter.setInsertionPointAfter(blocked);
     rewriter.replaceOp(op, unpackResult(rewriter, loc, blocked.getResult(0),
                                         type));
     return success();

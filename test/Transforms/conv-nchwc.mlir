@@ -176,3 +176,36 @@ func.func @first_conv(%x: tensor<1x3x9x9xf32>) -> tensor<1x16x4x4xf32> {
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x9x9xf32>, tensor<16x3x3x3xf32>) outs(%f : tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
   return %c : tensor<1x16x4x4xf32>
 }
+
+// -----
+
+// An elementwise op reading loop indices (as an AveragePool's division by
+// its window's count at the borders does) runs on the blocked tensor: the
+// channel index becomes block * 16 + lane, n, h and w keep their loops.
+// CHECK-LABEL: func.func @indices
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x2x4x4x16xf32>) outs(%{{.*}} : tensor<1x2x4x4x16xf32>)
+// CHECK:   %[[B:.*]] = linalg.index 1 : index
+// CHECK:   %[[L:.*]] = linalg.index 4 : index
+// CHECK:   %[[M:.*]] = arith.muli %[[B]], %c16 : index
+// CHECK:   %[[C:.*]] = arith.addi %[[M]], %[[L]] : index
+// CHECK:   %[[H:.*]] = linalg.index 2 : index
+// CHECK:   arith.addi %[[C]], %[[H]] : index
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @indices(%x: tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32> {
+  %w = arith.constant dense<1.0> : tensor<32x32x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x32x4x4xf32>, tensor<32x32x1x1xf32>) outs(%f : tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : tensor<1x32x4x4xf32>) outs(%e : tensor<1x32x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %ch = linalg.index 1 : index
+    %h = linalg.index 2 : index
+    %s = arith.addi %ch, %h : index
+    %i = arith.index_cast %s : index to i32
+    %v = arith.sitofp %i : i32 to f32
+    %m = arith.mulf %in, %v : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x4x4xf32>
+  return %r : tensor<1x32x4x4xf32>
+}
