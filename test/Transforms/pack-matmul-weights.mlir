@@ -73,3 +73,37 @@ func.func @unchanged(%a: tensor<5x8xf32>, %b: tensor<8x12xf32>) -> (tensor<5x12x
   %r2 = linalg.matmul ins(%a, %w : tensor<5x8xf32>, tensor<8x3xf32>) outs(%c2 : tensor<5x3xf32>) -> tensor<5x3xf32>
   return %r, %r2 : tensor<5x12xf32>, tensor<5x3xf32>
 }
+
+// -----
+
+// A dynamic M with N a whole number of panels: the loop is versioned on M
+// being a multiple of the 64-row block at run time. Then A and the
+// accumulator are used as they are (no padded copies); else they are
+// padded as above.
+// CHECK-LABEL: func.func @versioned
+// CHECK: %[[F:.*]] = linalg.fill {{.*}} -> tensor<?x8xf32>
+// CHECK: %[[M:.*]] = tensor.dim %[[F]], %{{.*}} : tensor<?x8xf32>
+// CHECK: %[[REM:.*]] = arith.remui %[[M]], %c64
+// CHECK: %[[WHOLE:.*]] = arith.cmpi eq, %[[REM]], %{{.*}} : index
+// CHECK: %[[R:.*]] = scf.if %[[WHOLE]] -> (tensor<?x8xf32>) {
+// CHECK:   scf.for {{.*}} iter_args(%{{.*}} = %[[F]]) -> (tensor<?x8xf32>) {
+// CHECK:     scf.for %[[ROW:.*]] = %{{.*}} to %[[M]] step %{{.*}} iter_args
+// CHECK:       tensor.extract_slice %arg0[%[[ROW]], 0] [64, 8] [1, 1] : tensor<?x8xf32> to tensor<64x8xf32>
+// CHECK:       linalg.matmul
+// CHECK:   } {onnxc.parallel}
+// CHECK: } else {
+// CHECK:   tensor.pad %arg0
+// CHECK:   } {onnxc.parallel}
+// CHECK:   tensor.extract_slice
+// CHECK: }
+// CHECK: return %[[R]]
+func.func @versioned(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %m = tensor.dim %a, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%m) : tensor<?x8xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %r = linalg.matmul ins(%a, %w : tensor<?x8xf32>, tensor<8x8xf32>) outs(%c : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}

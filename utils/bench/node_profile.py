@@ -3,7 +3,7 @@
 
   node_profile.py MODEL.onnx [--threads T] [--iterations N] [--top K]
                   [--onnxc build/bin/onnxc] [--onnxc-run build/bin/onnxc-run]
-                  [--onnxc-arg=--layout=nchw ...]
+                  [--onnxc-arg=--layout=nchw ...] [--dim seq=128 ...]
 
 Compiles MODEL with `onnxc --node-line-tables`, runs it under `perf record`
 (`onnxc-run --random-inputs`, skipping the first 1.5 s of setup; at least
@@ -38,7 +38,10 @@ def main():
     ap.add_argument("--onnxc-run", default=os.path.join(root, "build/bin/onnxc-run"))
     ap.add_argument("--onnxc-arg", action="append", default=[],
                     help="extra onnxc argument (repeatable), e.g. --onnxc-arg=--layout=nchw")
+    ap.add_argument("--dim", action="append", default=[],
+                    help="NAME=VALUE of a dynamic input dim (onnxc-run --dim), e.g. seq=128")
     args = ap.parse_args()
+    dims = [v for d in args.dim for v in ("--dim", d)]
     with tempfile.TemporaryDirectory() as tmp:
         so = os.path.join(tmp, "m.so")
         subprocess.run([args.onnxc, args.model, "--node-line-tables", "-o", so] + args.onnxc_arg,
@@ -48,13 +51,13 @@ def main():
         # 4 ms model's 100 iterations ended before perf began to record).
         probe = subprocess.run(
             [args.onnxc_run, so, "--random-inputs", "--warmup", "1", "--iterations", "5",
-             "--threads", str(args.threads)], capture_output=True, text=True, check=True)
+             "--threads", str(args.threads)] + dims, capture_output=True, text=True, check=True)
         probe_ms = float(re.search(r"median ([0-9.]+) ms", probe.stdout + probe.stderr).group(1))
         iterations = max(args.iterations, int(2000.0 / max(probe_ms, 0.01)) + 1)
         run = subprocess.run(
             ["perf", "record", "-q", "-D", "1500", "-o", data, args.onnxc_run, so,
              "--random-inputs", "--warmup", "5", "--iterations", str(iterations),
-             "--threads", str(args.threads)], capture_output=True, text=True, check=True)
+             "--threads", str(args.threads)] + dims, capture_output=True, text=True, check=True)
         median = float(re.search(r"median ([0-9.]+) ms", run.stdout + run.stderr).group(1))
         rep = subprocess.run(["perf", "report", "-i", data, "--sort", "srcfile,sym",
                               "--stdio"], capture_output=True, text=True).stdout
