@@ -708,6 +708,13 @@ struct ConvNCHWcPass : mlir::onnxc::impl::ConvNCHWcBase<ConvNCHWcPass> {
           fusion, [](OpOperand *use) {
             auto producer = use->get().getDefiningOp<linalg::GenericOp>();
             auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
+            // A Relu or Clip of a conv's result stays apart: it becomes the
+            // kernel's epilogue (below).
+            if (producer && clampBounds(producer) &&
+                producer.getDpsInputs()[0].getDefiningOp() &&
+                producer.getDpsInputs()[0].getDefiningOp()->hasAttr(
+                    onnxc::kUkernelAttrName))
+              return false;
             return producer && consumer && producer->hasOneUse() &&
                    isPlainElementwise(producer) &&
                    isPlainElementwise(consumer) &&
