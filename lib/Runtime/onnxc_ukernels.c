@@ -367,6 +367,21 @@ static void set_common(conv_args *a, const onnxc_memref2 *bias,
   a->hi = hi;
 }
 
+/* The input and filter fields from their descriptors (of any rank: dims
+ * 0-2 of the input are N, channels or channel blocks, rows; dims 2-3 of the
+ * filter KH, KW). */
+#define SET_INPUT(a, in, w)                                                    \
+  do {                                                                         \
+    (a).in = (in)->aligned + (in)->offset;                                     \
+    (a).in_sn = (in)->strides[0];                                              \
+    (a).in_scb = (in)->strides[1];                                             \
+    (a).in_sh = (in)->strides[2];                                              \
+    (a).cb = (in)->sizes[1];                                                   \
+    (a).w = (w)->aligned + (w)->offset;                                        \
+    (a).kh = (w)->sizes[2];                                                    \
+    (a).kw = (w)->sizes[3];                                                    \
+  } while (0)
+
 void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
                                              const onnxc_memref6 *w,
                                              const onnxc_memref2 *bias,
@@ -377,14 +392,7 @@ void _mlir_ciface_onnxc_uk_conv2d_nchwc_f32(const onnxc_memref5 *in,
                                              float lo, float hi) {
   conv_args a = {0};
   set_common(&a, bias, out, sh, sw, dh, dw, init, act, lo, hi);
-  a.in = in->aligned + in->offset;
-  a.in_sn = in->strides[0];
-  a.in_scb = in->strides[1];
-  a.in_sh = in->strides[2];
-  a.cb = in->sizes[1];
-  a.w = w->aligned + w->offset;
-  a.kh = w->sizes[2];
-  a.kw = w->sizes[3];
+  SET_INPUT(a, in, w);
   run_conv(&a, in->sizes[3]);
 }
 
@@ -396,14 +404,7 @@ void _mlir_ciface_onnxc_uk_conv2d_nchw_nchwc_f32(
   conv_args a = {0};
   set_common(&a, bias, out, sh, sw, dh, dw, init, act, lo, hi);
   a.planar = 1;
-  a.in = in->aligned + in->offset;
-  a.in_sn = in->strides[0];
-  a.in_scb = in->strides[1];
-  a.in_sh = in->strides[2];
-  a.cb = in->sizes[1];
-  a.w = w->aligned + w->offset;
-  a.kh = w->sizes[2];
-  a.kw = w->sizes[3];
+  SET_INPUT(a, in, w);
   run_conv(&a, in->sizes[3]);
 }
 
