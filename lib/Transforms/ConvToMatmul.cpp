@@ -279,11 +279,18 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
     Value top = arith::AddIOp::create(
         b, l, top0, arith::MulIOp::create(b, l, i, cst(b, l, dh)));
     Value left = arith::MulIOp::create(b, l, j, cst(b, l, dw));
-    return tensor::ExtractSliceOp::create(
-        b, l, RankedTensorType::get({c, rows, ow}, f32), x,
+    // The batch dim goes by a collapse, not a rank-reducing slice: with one
+    // output row the slice would have two unit dims to drop from, and
+    // MLIR 22's memref.subview folding crashed telling them apart (a
+    // 3 x 1 stride-3 conv on 3 rows).
+    Value slice = tensor::ExtractSliceOp::create(
+        b, l, RankedTensorType::get({1, c, rows, ow}, f32), x,
         ArrayRef<OpFoldResult>{zero, zero, top, left},
         ArrayRef<OpFoldResult>{one, idx(c), idx(rows), idx(ow)},
         ArrayRef<OpFoldResult>{one, one, idx(strides[0]), idx(strides[1])});
+    return tensor::CollapseShapeOp::create(
+        b, l, RankedTensorType::get({c, rows, ow}, f32), slice,
+        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
   };
 
   // What kernel position k reads, as C x positions: shifted, the flattened

@@ -56,7 +56,8 @@ func.func @conv3x3(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
 // CHECK: %[[COLS:.*]] = scf.for %[[K:.*]] = %c0 to %c9 step %c1 iter_args(%[[C:.*]] = %[[ZERO]])
 // CHECK:   %[[I:.*]] = arith.divui %[[K]], %c3
 // CHECK:   %[[J:.*]] = arith.remui %[[K]], %c3
-// CHECK:   %[[S:.*]] = tensor.extract_slice %arg0[0, 0, %[[I]], %[[J]]] [1, 4, 3, 3] [1, 1, 2, 2] : tensor<1x4x7x7xf32> to tensor<4x3x3xf32>
+// CHECK:   %[[S4:.*]] = tensor.extract_slice %arg0[0, 0, %[[I]], %[[J]]] [1, 4, 3, 3] [1, 1, 2, 2] : tensor<1x4x7x7xf32> to tensor<1x4x3x3xf32>
+// CHECK:   %[[S:.*]] = tensor.collapse_shape %[[S4]] {{\[}}[0, 1], [2], [3]] : tensor<1x4x3x3xf32> into tensor<4x3x3xf32>
 // CHECK:   %[[SLAB:.*]] = tensor.extract_slice %[[C]][%[[K]], 0, 0] [1, 4, 9] [1, 1, 1] : tensor<9x4x32xf32> to tensor<4x9xf32>
 // CHECK:   %[[SLAB3:.*]] = tensor.expand_shape %[[SLAB]] {{\[}}[0], [1, 2]] output_shape [4, 3, 3]
 // CHECK:   %[[CP:.*]] = linalg.copy ins(%[[S]] : tensor<4x3x3xf32>) outs(%[[SLAB3]] : tensor<4x3x3xf32>)
@@ -444,7 +445,8 @@ func.func @small_blocks(%x: tensor<1x32x14x14xf32>, %w: tensor<64x32x1x1xf32>) -
 // IM2COL: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}, %[[PANELS:.+]] = %[[ALL]]) -> (tensor<64x3840xf32>, tensor<15x49x3x4x64xf32>)
 // IM2COL: %[[PANEL:.+]] = tensor.extract_slice %[[PANELS]][%[[I]], 0, 0, 0, 0] [1, 49, 3, 4, 64]
 // IM2COL: scf.for {{.+}} iter_args(%{{.+}} = %[[PANEL]])
-// IM2COL: tensor.extract_slice %{{.+}}[0, 0, %{{.+}}, %{{.+}}] [1, 3, 4, 57] [1, 1, 2, 2] : tensor<1x3x125x119xf32> to tensor<3x4x57xf32>
+// IM2COL: tensor.extract_slice %{{.+}}[0, 0, %{{.+}}, %{{.+}}] [1, 3, 4, 57] [1, 1, 2, 2] : tensor<1x3x125x119xf32> to tensor<1x3x4x57xf32>
+// IM2COL: tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2], [3]] : tensor<1x3x4x57xf32> into tensor<3x4x57xf32>
 // IM2COL: linalg.copy
 // IM2COL: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<3x4x7xf32>)
 // IM2COL: tensor.insert_slice %{{.+}} into %{{.+}}[%{{.+}}, 0, 0, 57] [1, 3, 4, 7]
