@@ -764,7 +764,15 @@ struct ConvToMatmulPass
     IRRewriter rewriter(&getContext());
     SmallVector<Operation *> convs;
     getOperation().walk([&](Operation *op) {
-      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
+      // Empty tensors (a window larger than its padded input) stay as they
+      // are: nothing to compute (the block sizes would divide by zero).
+      bool empty = llvm::any_of(op->getOperandTypes(), [](Type t) {
+        auto shaped = dyn_cast<ShapedType>(t);
+        return shaped && shaped.hasStaticShape() &&
+               shaped.getNumElements() == 0;
+      });
+      if (!empty &&
+          isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp,
               linalg::DepthwiseConv2DNchwChwOp, linalg::PoolingNchwMaxOp,
               linalg::PoolingNchwSumOp, linalg::MatmulOp>(op))
         convs.push_back(op);
