@@ -7,7 +7,8 @@ for: a 3x1 stride-3 conv whose output has one row (its im2col slab once
 crashed the NCHW build), an RGB stem with Relu and MaxPool, a residual
 block (3x3 + bias + Relu, 1x1, Add), a grouped conv, a depthwise conv with
 Clip, a conv of 40 filters (not a multiple of 16) and an AveragePool that
-excludes its padding.
+excludes its padding; and OUT_DIR/empty.onnx, a conv whose window is
+larger than its padded input (an empty output).
 """
 import os
 import sys
@@ -116,5 +117,18 @@ def main(out):
          "hi": np.array(6, np.float32)}, x, y)
 
 
+def empty_model(out):
+    # A dilated 3 x 3 window larger than its padded 3-row input: 0 rows out.
+    w = weight((16, 16, 3, 3))
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], dilations=[2, 2], pads=[1, 1, 0, 1])],
+        "empty", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 3, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(w, "w")])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+              os.path.join(out, "empty.onnx"))
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
+    empty_model(sys.argv[1])
