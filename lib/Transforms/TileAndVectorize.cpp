@@ -216,8 +216,27 @@ struct TileAndVectorizePass
         SmallVector<OpFoldResult> low(type.getRank(), rewriter.getIndexAttr(0));
         SmallVector<OpFoldResult> high = low;
         high[*r] = extra;
-        v = tensor::PadOp::create(rewriter, loc, RankedTensorType(), v, low,
-                                  high, zero);
+        // Padded only when the size is not a whole number of blocks at run
+        // time: a batch of 128-token sequences reads its operands as they
+        // are, without the padded copies.
+        Value whole = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq,
+            getValueOrCreateConstantIndexOp(rewriter, loc, extra),
+            arith::ConstantIndexOp::create(rewriter, loc, 0));
+        auto branch = scf::IfOp::create(rewriter, loc, TypeRange{v.getType()},
+                                        whole, /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(&branch.getThenRegion().front());
+          scf::YieldOp::create(rewriter, loc, v);
+          rewriter.setInsertionPointToStart(&branch.getElseRegion().front());
+          Value padded = tensor::PadOp::create(
+              rewriter, loc, RankedTensorType(), v, low, high, zero);
+          if (padded.getType() != v.getType())
+            padded = tensor::CastOp::create(rewriter, loc, v.getType(), padded);
+          scf::YieldOp::create(rewriter, loc, padded);
+        }
+        v = branch.getResult(0);
       }
       operands.push_back(v);
     }

@@ -19,9 +19,19 @@
 // CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
 // CHECK-NOT: vector.mask
 // CHECK-LABEL: func.func @dynamic
-// CHECK: %[[A:.*]] = tensor.pad %arg0 low[0, 0] high[%[[MPAD:.*]], 0]
-// CHECK: %[[C:.*]] = tensor.pad %arg2 low[0, 0] high[%[[MPAD]], 0]
-// CHECK: %[[B:.*]] = tensor.pad %arg1 low[0, 0] high[0, %{{.*}}]
+// CHECK: %[[WHOLE:.*]] = arith.cmpi eq, %[[MPAD:.*]], %c0 : index
+// CHECK: %[[A:.*]] = scf.if %[[WHOLE]] -> (tensor<?x64xf32>) {
+// CHECK:   scf.yield %arg0
+// CHECK: } else {
+// CHECK:   tensor.pad %arg0 low[0, 0] high[%[[MPAD]], 0]
+// CHECK: %[[C:.*]] = scf.if %{{.*}} -> (tensor<?x?xf32>) {
+// CHECK:   scf.yield %arg2
+// CHECK: } else {
+// CHECK:   tensor.pad %arg2 low[0, 0] high[%[[MPAD]], 0]
+// CHECK: %[[B:.*]] = scf.if %{{.*}} -> (tensor<64x?xf32>) {
+// CHECK:   scf.yield %arg1
+// CHECK: } else {
+// CHECK:   tensor.pad %arg1 low[0, 0] high[0, %{{.*}}]
 // CHECK: scf.for %[[I:.*]] = %c0 to %{{.*}} step %c64 iter_args(%{{.*}} = %[[C]]) -> (tensor<?x?xf32>)
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c32 iter_args({{.*}}) -> (tensor<64x?xf32>)
 // CHECK: tensor.extract_slice {{.*}} [64, 32] [1, 1] : tensor<64x?xf32> to tensor<64x32xf32>
@@ -41,7 +51,8 @@ func.func @matmul(%a: tensor<16x64xf32>, %b: tensor<64x48xf32>,
 }
 
 // Dynamic m and n: the operands are zero-padded to whole blocks (64 rows,
-// 32 columns) and loops walk the blocks, so every tile inside has a static
+// 32 columns) unless their size is a whole number of blocks at run time
+// (then they are used as they are), and loops walk the blocks, so every tile inside has a static
 // shape and is vectorised; the result is the padded one without the
 // padding.
 func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x?xf32>,
