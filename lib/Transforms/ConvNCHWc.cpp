@@ -44,7 +44,6 @@ using namespace mlir::onnxc::nchwc;
 
 namespace {
 
-
 /// Whether `pad` pads only the spatial dims of an N x C x H x W tensor with
 /// a constant (zero, when `zero`).
 bool isSpatialPad(tensor::PadOp pad, bool zero) {
@@ -74,26 +73,6 @@ Value packPaddedInput(OpBuilder &b, Location loc, Value input, bool zeroPad) {
       .getResult();
 }
 
-
-/// How a conv's accumulator starts: a fill's scalar, a bias per filter
-/// (1-D), or a whole init tensor (N x F x OH x OW).
-struct ConvStart {
-  Value scalar, bias, tensor;
-  explicit ConvStart(Value init) {
-    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      scalar = fill.getInputs()[0];
-      return;
-    }
-    auto broadcast = init.getDefiningOp<linalg::BroadcastOp>();
-    if (broadcast && broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3} &&
-        cast<ShapedType>(broadcast.getInput().getType()).getRank() == 1) {
-      bias = broadcast.getInput();
-      return;
-    }
-    tensor = init;
-  }
-};
-
 /// The blocked start of filters [f0, f0 + f) (N x f/16 x OH x OW x 16): a
 /// fill or a bias broadcast of its own (onnxc-lower-ukernels folds them into
 /// the kernel), or the packed init's slice.
@@ -119,7 +98,8 @@ Value blockedStart(OpBuilder &b, Location loc, const ConvStart &start,
                                        ArrayRef<int64_t>{0, 2, 3})
         .getResult()[0];
   }
-  SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0)), sizes, ones(5, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0)), sizes,
+      ones(5, b.getIndexAttr(1));
   offsets[1] = b.getIndexAttr(f0 / kBlock);
   for (int64_t v : outShape)
     sizes.push_back(b.getIndexAttr(v));
@@ -296,9 +276,9 @@ LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
 /// sum of the views, as onnxc-conv-to-matmul's windowed form does in NCHW.
 /// The vectors run along the 16 channels of a block.
 LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp op) {
-  bool depthwise = isa<linalg::DepthwiseConv2DNchwChwOp>(op);
-  bool max = isa<linalg::PoolingNchwMaxOp>(op);
-  if (!depthwise && !max && !isa<linalg::PoolingNchwSumOp>(op))
+  Window kind = windowKind(op);
+  bool depthwise = kind == Window::Depthwise;
+  if (kind == Window::None)
     return failure();
   if (!op.hasPureTensorSemantics() || !isStaticF32(op))
     return failure();
@@ -357,17 +337,16 @@ LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp op) {
       maps.push_back(channel);
     }
   // The start: a fill's scalar, a per-channel bias, or the packed init.
+  ConvStart kindOfStart(init);
   Value start;
   bool startIsInput = true;
-  auto bias = init.getDefiningOp<linalg::BroadcastOp>();
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    start = fill.getInputs()[0];
+  if (kindOfStart.scalar) {
+    start = kindOfStart.scalar;
     startIsInput = false;
-  } else if (bias && bias.getDimensions() == ArrayRef<int64_t>{0, 2, 3} &&
-             cast<ShapedType>(bias.getInput().getType()).getRank() == 1) {
+  } else if (kindOfStart.bias) {
     start = tensor::ExpandShapeOp::create(
         rewriter, loc, RankedTensorType::get({cb, kBlock}, f32),
-        bias.getInput(), SmallVector<ReassociationIndices>{{0, 1}});
+        kindOfStart.bias, SmallVector<ReassociationIndices>{{0, 1}});
     maps.push_back(channel);
   } else {
     start = packTensor(rewriter, loc, init, {1});
@@ -382,24 +361,16 @@ LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp op) {
       rewriter, loc, TypeRange{domainType}, inputs, ValueRange{out}, maps,
       SmallVector<utils::IteratorType>(5, utils::IteratorType::parallel),
       [&](OpBuilder &b, Location l, ValueRange args) {
-        Value acc = startIsInput ? args[perTap * taps] : start;
-        for (int64_t k = 0; k < taps; ++k) {
-          Value in = args[perTap * k];
-          if (max)
-            acc = arith::MaximumFOp::create(b, l, acc, in);
-          else if (!depthwise)
-            acc = arith::AddFOp::create(b, l, acc, in);
-          else
-            acc = arith::AddFOp::create(
-                b, l, acc, arith::MulFOp::create(b, l, in, args[2 * k + 1]));
-        }
-        linalg::YieldOp::create(b, l, acc);
+        linalg::YieldOp::create(
+            b, l,
+            combineWindow(b, l, kind,
+                          startIsInput ? args[perTap * taps] : start, args,
+                          taps));
       });
   rewriter.replaceOp(op, unpackResult(rewriter, loc, generic.getResult(0),
                                       oType));
   return success();
 }
-
 
 /// Marks `transpose` (of an activation: rank 5, `permutation`) for the
 /// runtime's layout-change kernel.

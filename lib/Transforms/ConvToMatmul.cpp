@@ -63,18 +63,11 @@ struct ConvInit {
 
   ConvInit(OpBuilder &b, Location loc, Value init, int64_t f, int64_t oh,
            int64_t ow, int64_t row, int64_t width) {
-    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      scalar = fill.getInputs()[0];
+    ConvStart start(init);
+    scalar = start.scalar;
+    bias = start.bias;
+    if (!start.tensor)
       return;
-    }
-    if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>()) {
-      auto inType = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
-      if (inType && inType.getRank() == 1 &&
-          broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3}) {
-        bias = broadcast.getInput();
-        return;
-      }
-    }
     Value acc = dropBatch(b, loc, init, /*mergeLast=*/false);
     if (row != ow)
       acc = zeroPadHigh(b, loc, acc, {0, 0, row - ow});

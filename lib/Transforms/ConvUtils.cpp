@@ -33,6 +33,45 @@ Value zeroPadHigh(OpBuilder &b, Location loc, Value v,
       highs, zero);
 }
 
+ConvStart::ConvStart(Value init) {
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    scalar = fill.getInputs()[0];
+    return;
+  }
+  if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>()) {
+    auto inType = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
+    if (inType && inType.getRank() == 1 &&
+        broadcast.getDimensions() == ArrayRef<int64_t>{0, 2, 3}) {
+      bias = broadcast.getInput();
+      return;
+    }
+  }
+  tensor = init;
+}
+
+Window windowKind(Operation *op) {
+  return isa<linalg::DepthwiseConv2DNchwChwOp>(op) ? Window::Depthwise
+         : isa<linalg::PoolingNchwMaxOp>(op)       ? Window::Max
+         : isa<linalg::PoolingNchwSumOp>(op)       ? Window::Sum
+                                                   : Window::None;
+}
+
+Value combineWindow(OpBuilder &b, Location loc, Window kind, Value acc,
+                    ValueRange args, int64_t taps) {
+  int64_t perTap = kind == Window::Depthwise ? 2 : 1;
+  for (int64_t k = 0; k < taps; ++k) {
+    Value in = args[perTap * k];
+    if (kind == Window::Max)
+      acc = arith::MaximumFOp::create(b, loc, acc, in);
+    else if (kind == Window::Sum)
+      acc = arith::AddFOp::create(b, loc, acc, in);
+    else
+      acc = arith::AddFOp::create(
+          b, loc, acc, arith::MulFOp::create(b, loc, in, args[2 * k + 1]));
+  }
+  return acc;
+}
+
 bool isStaticF32(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics())
     return false;

@@ -30,6 +30,22 @@ SmallVector<int64_t> attrValues(DenseIntElementsAttr a);
 /// weights that onnxc-hoist-constants then runs once).
 bool derivesFromConstants(Value v);
 
+/// How a conv's or window's accumulator starts: its init is a fill (a
+/// scalar), a broadcast of a per-channel vector along N, H and W (a bias),
+/// or any other tensor.
+struct ConvStart {
+  Value scalar, bias, tensor;
+  explicit ConvStart(Value init);
+};
+
+/// The windowed ops: a depthwise conv, or a max or sum pooling.
+enum class Window { None, Depthwise, Max, Sum };
+Window windowKind(Operation *op);
+/// `acc` combined with the window's `taps` views: `args` holds each tap's
+/// view (and, for a depthwise conv, its filter value after it).
+Value combineWindow(OpBuilder &b, Location loc, Window kind, Value acc,
+                    ValueRange args, int64_t taps);
+
 /// Replaces `conv` (or, when there is one, its fused epilogue op, then
 /// erases `conv`) by `rows` (C x R x W, R >= OH and W >= OW: rows of
 /// W computed positions) without its extra rows and columns, as the

@@ -11,6 +11,9 @@
 
 #include "onnxc/Transforms/Passes.h"
 
+#include "ConvNCHWc.h"
+#include "../Runtime/onnxc_ukernels.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -33,9 +36,13 @@ constexpr llvm::StringLiteral kPlanarConvKernelName =
     "onnxc_uk_conv2d_nchw_nchwc_f32";
 constexpr llvm::StringLiteral kTransposeKernelName =
     "onnxc_uk_transpose_nchwc_f32";
-/// How the kernel starts its accumulators (see onnxc_ukernels.c).
-enum ConvInit : int64_t { kAccumulate = 0, kBias = 1, kZero = 2 };
-constexpr int64_t kBlock = 16;
+/// How the kernel starts its accumulators (onnxc_ukernels.h).
+enum ConvInit : int64_t {
+  kAccumulate = ONNXC_CONV_ACCUMULATE,
+  kBias = ONNXC_CONV_BIAS,
+  kZero = ONNXC_CONV_ZERO
+};
+using onnxc::nchwc::kBlock;
 
 /// The static strides of `type`, or failure.
 FailureOr<SmallVector<int64_t>> staticStrides(MemRefType type) {
@@ -45,6 +52,13 @@ FailureOr<SmallVector<int64_t>> staticStrides(MemRefType type) {
       llvm::any_of(strides, ShapedType::isDynamic))
     return failure();
   return strides;
+}
+
+/// Whether static `strides` of an N x C/16 x H x W x 16 buffer keep each
+/// position's 16 channels together and positions 16 apart (what the kernel
+/// reads and writes).
+bool isBlockedLayout(ArrayRef<int64_t> strides) {
+  return strides.size() == 5 && strides[4] == 1 && strides[3] == kBlock;
 }
 
 /// `buffer` as a memref of dynamic sizes and strides (one kernel signature
@@ -156,10 +170,8 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
   bool planar = inType.getRank() == 4;
   auto inStrides = staticStrides(inType), outStrides = staticStrides(outType);
   if (failed(inStrides) || failed(outStrides) ||
-      (planar ? (*inStrides)[3] != 1
-              : (*inStrides)[4] != 1 || (*inStrides)[3] != 16) ||
-      (*outStrides)[4] != 1 || (*outStrides)[3] != 16 ||
-      !wType.getLayout().isIdentity())
+      (planar ? (*inStrides)[3] != 1 : !isBlockedLayout(*inStrides)) ||
+      !isBlockedLayout(*outStrides) || !wType.getLayout().isIdentity())
     return failure();
   auto strides = op->getAttrOfType<DenseI64ArrayAttr>("strides");
   auto dilations = op->getAttrOfType<DenseI64ArrayAttr>("dilations");
@@ -208,8 +220,7 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
       FailureOr<SmallVector<int64_t>> targetStrides = failure();
       if (targetType)
         targetStrides = staticStrides(targetType);
-      if (succeeded(targetStrides) && (*targetStrides)[4] == 1 &&
-          (*targetStrides)[3] == 16 &&
+      if (succeeded(targetStrides) && isBlockedLayout(*targetStrides) &&
           targetType.getShape() == outType.getShape()) {
         out = target;
         clamp = 1;

@@ -56,8 +56,9 @@ constexpr int64_t kDynamicNBlock = 32;
 /// The m, n, k loops of an f32 multiply-accumulate contraction, or failure.
 FailureOr<linalg::ContractionDimensions>
 getF32Contraction(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op->hasAttr(onnxc::kUkernelAttrName) || op.getNumDpsInits() != 1 ||
-      op.getNumDpsInputs() != 2 || !linalg::isaContractionOpInterface(op))
+  if (!op.hasPureTensorSemantics() || op->hasAttr(onnxc::kUkernelAttrName) ||
+      op.getNumDpsInits() != 1 || op.getNumDpsInputs() != 2 ||
+      !linalg::isaContractionOpInterface(op))
     return failure();
   for (Value v : op->getOperands()) {
     auto t = dyn_cast<RankedTensorType>(v.getType());

@@ -19,7 +19,6 @@ using namespace mlir;
 namespace mlir::onnxc::conv {
 
 namespace {
-enum class Window { None, Depthwise, Max, Sum };
 constexpr int64_t kMaxTaps = 64;
 constexpr int64_t kMaxColumnStride = 4;
 } // namespace
@@ -39,10 +38,7 @@ constexpr int64_t kMaxColumnStride = 4;
 ///   direct, 0.15 ms).
 LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp conv,
                               bool fuseEpilogue) {
-  Window kind = isa<linalg::DepthwiseConv2DNchwChwOp>(conv) ? Window::Depthwise
-                : isa<linalg::PoolingNchwMaxOp>(conv)       ? Window::Max
-                : isa<linalg::PoolingNchwSumOp>(conv)       ? Window::Sum
-                                                            : Window::None;
+  Window kind = windowKind(conv);
   if (kind == Window::None || !isStaticF32Batch1(conv))
     return failure();
   bool depthwise = kind == Window::Depthwise;
@@ -130,17 +126,14 @@ LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp conv,
   }
   // The initial value: a fill's scalar, a per-channel bias, or the whole
   // init tensor laid out like the iteration space.
+  ConvStart kindOfStart(init);
   Value start;
   bool startIsInput = true;
-  auto bias = init.getDefiningOp<linalg::BroadcastOp>();
-  auto biasType =
-      bias ? dyn_cast<RankedTensorType>(bias.getInput().getType()) : nullptr;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    start = fill.getInputs()[0];
+  if (kindOfStart.scalar) {
+    start = kindOfStart.scalar;
     startIsInput = false;
-  } else if (biasType && biasType.getRank() == 1 &&
-             bias.getDimensions() == ArrayRef<int64_t>{0, 2, 3}) {
-    start = bias.getInput();
+  } else if (kindOfStart.bias) {
+    start = kindOfStart.bias;
     maps.push_back(channel);
   } else if (unitStride) {
     Value acc = dropBatch(rewriter, loc, init, /*mergeLast=*/false);
@@ -184,17 +177,8 @@ LogicalResult rewriteWindowed(RewriterBase &rewriter, linalg::LinalgOp conv,
   auto generic = linalg::GenericOp::create(
       rewriter, loc, TypeRange{domainType}, inputs, ValueRange{out}, maps,
       iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-        Value acc = startIsInput ? args[perTap * taps] : start;
-        for (int64_t k = 0; k < taps; ++k) {
-          Value in = args[perTap * k];
-          if (kind == Window::Max)
-            acc = arith::MaximumFOp::create(b, l, acc, in);
-          else if (kind == Window::Sum)
-            acc = arith::AddFOp::create(b, l, acc, in);
-          else
-            acc = arith::AddFOp::create(
-                b, l, acc, arith::MulFOp::create(b, l, in, args[2 * k + 1]));
-        }
+        Value acc = combineWindow(
+            b, l, kind, startIsInput ? args[perTap * taps] : start, args, taps);
         if (epilogue)
           acc = epilogue->emitBody(
               b, acc,
