@@ -16,6 +16,8 @@
 //   would read past the input.
 // - Other strides: X_k is copied out of the strided input into slab k of
 //   an im2col tensor.
+// Grouped convs run group after group, each as above; a grouped 1x1 conv of
+// stride 1 is one batch_matmul over the groups on views of its tensors.
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Transforms/Passes.h"
@@ -46,9 +48,6 @@ constexpr int64_t kPositionBlock = 256;
 constexpr int64_t kFilterBlock = 64;
 /// Blocks a conv is split into at least, where its sizes allow.
 constexpr int64_t kMinBlocks = 4;
-/// Grouped convs with at most this many groups are rewritten group after
-/// group; more groups, in a loop.
-constexpr int64_t kMaxUnrolledGroups = 8;
 /// im2col tensors larger than this are built block by block (half of a
 /// 2 MiB L2).
 constexpr int64_t kPanelThreshold = 1 << 20;
@@ -149,9 +148,12 @@ int64_t filterBlock(int64_t f) {
   return f;
 }
 
+} // namespace
 
-LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
-                          int64_t minShiftedChannels, bool fuseEpilogue) {
+LogicalResult mlir::onnxc::conv::rewriteConv(RewriterBase &rewriter,
+                                             linalg::Conv2DNchwFchwOp conv,
+                                             int64_t minShiftedChannels,
+                                             bool fuseEpilogue) {
   if (!isStaticF32Batch1(conv))
     return failure();
   // An elementwise consumer applied to each block: the rewrite goes where
@@ -558,134 +560,7 @@ LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
   return success();
 }
 
-/// The 1-D bias of a grouped conv's init (1 x G x F x OH x OW) that is the
-/// bias broadcast along dims 0, 2, 3 and split into G groups of F; or null.
-Value groupedBias(Value init) {
-  auto expand = init.getDefiningOp<tensor::ExpandShapeOp>();
-  if (!expand || expand.getReassociationIndices() !=
-                     SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}})
-    return Value();
-  auto broadcast = expand.getSrc().getDefiningOp<linalg::BroadcastOp>();
-  if (!broadcast)
-    return Value();
-  auto inType = dyn_cast<RankedTensorType>(broadcast.getInput().getType());
-  if (!inType || inType.getRank() != 1 || !inType.hasStaticShape() ||
-      broadcast.getDimensions() != ArrayRef<int64_t>{0, 2, 3})
-    return Value();
-  return broadcast.getInput();
-}
-
-/// A grouped convolution (1 x G x C x H x W, filters G x F x C x KH x KW) as
-/// a loop over the groups, each one a conv_2d_nchw_fchw on its slices that
-/// rewriteConv then turns into matmuls.
-LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
-                                 linalg::Conv2DNgchwGfchwOp conv,
-                                 int64_t minShiftedChannels) {
-  if (!isStaticF32Batch1(conv))
-    return failure();
-  Value x = conv.getInputs()[0], w = conv.getInputs()[1];
-  Value init = conv.getOutputs()[0];
-  auto xType = cast<RankedTensorType>(x.getType());
-  auto wType = cast<RankedTensorType>(w.getType());
-  auto outType = cast<RankedTensorType>(init.getType());
-  int64_t g = xType.getDimSize(1);
-  Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
-  Type f32 = rewriter.getF32Type();
-  auto idx = [&](int64_t v) { return rewriter.getIndexAttr(v); };
-  auto one = idx(1), zero = idx(0);
-  // Offsets, sizes and unit strides of group `gi`'s slice of a tensor of
-  // `type` whose group dim is `dim`.
-  auto groupSlice = [&](RankedTensorType type, int64_t dim, Value gi) {
-    SmallVector<OpFoldResult> offsets(type.getRank(), zero), sizes;
-    offsets[dim] = gi;
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      sizes.push_back(i == dim ? one : idx(type.getDimSize(i)));
-    return std::make_pair(offsets, sizes);
-  };
-  auto without = [&](RankedTensorType type, int64_t dim) {
-    SmallVector<int64_t> shape(type.getShape());
-    shape.erase(shape.begin() + dim);
-    return RankedTensorType::get(shape, f32);
-  };
-  SmallVector<OpFoldResult> unit5(5, one);
-  SmallVector<linalg::Conv2DNchwFchwOp> groupConvs;
-  // Groups that start from a fill or their part of a bias write all of
-  // the result: the loop starts from an empty tensor.
-  Value loopInit = init;
-  if (init.getDefiningOp<linalg::FillOp>() || groupedBias(init))
-    loopInit = tensor::EmptyOp::create(rewriter, loc, outType.getShape(), f32);
-  // Group gi's conv on its slices, inserted into `into`.
-  auto emitGroup = [&](OpBuilder &b, Location l, Value gi,
-                       Value into) -> Value {
-    auto [xOff, xSize] = groupSlice(xType, 1, gi);
-    auto [wOff, wSize] = groupSlice(wType, 0, gi);
-    auto [oOff, oSize] = groupSlice(outType, 1, gi);
-    Value xg = tensor::ExtractSliceOp::create(b, l, without(xType, 1), x, xOff,
-                                              xSize, unit5);
-    Value wg = tensor::ExtractSliceOp::create(b, l, without(wType, 0), w, wOff,
-                                              wSize, unit5);
-    // A fill stays a fill, and a bias broadcast (split into groups) the
-    // broadcast of the group's part of the bias: rewriteConv builds them
-    // block by block, where another init is copied in and out.
-    Value og;
-    auto groupEmpty = [&]() {
-      return tensor::EmptyOp::create(b, l, without(outType, 1).getShape(), f32)
-          .getResult();
-    };
-    if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-      og = linalg::FillOp::create(b, l, fill.getInputs()[0], groupEmpty())
-               .getResult(0);
-    } else if (Value bias = groupedBias(init)) {
-      int64_t perGroup = outType.getDimSize(2);
-      Value offset = arith::MulIOp::create(
-          b, l, gi, arith::ConstantIndexOp::create(b, l, perGroup));
-      Value part = tensor::ExtractSliceOp::create(
-          b, l, RankedTensorType::get({perGroup}, f32), bias,
-          ArrayRef<OpFoldResult>{offset}, ArrayRef<OpFoldResult>{idx(perGroup)},
-          ArrayRef<OpFoldResult>{one});
-      og = linalg::BroadcastOp::create(b, l, part, groupEmpty(),
-                                       ArrayRef<int64_t>{0, 2, 3})
-               ->getResult(0);
-    } else {
-      og = tensor::ExtractSliceOp::create(b, l, without(outType, 1), into,
-                                          oOff, oSize, unit5);
-    }
-    groupConvs.push_back(linalg::Conv2DNchwFchwOp::create(
-        b, l, TypeRange{og.getType()}, ValueRange{xg, wg}, ValueRange{og},
-        conv.getStridesAttr(), conv.getDilationsAttr()));
-    return tensor::InsertSliceOp::create(b, l, groupConvs.back().getResult(0),
-                                         into, oOff, oSize, unit5);
-  };
-  Value result;
-  if (g <= kMaxUnrolledGroups) {
-    // A few groups one after the other: each group's filters are a slice at
-    // a constant offset, so onnxc-hoist-constants lays them out once (in a
-    // loop over the groups they were laid out on every run).
-    result = loopInit;
-    for (int64_t gi = 0; gi < g; ++gi)
-      result = emitGroup(rewriter, loc,
-                         arith::ConstantIndexOp::create(rewriter, loc, gi),
-                         result);
-  } else {
-    auto loop = scf::ForOp::create(
-        rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
-        arith::ConstantIndexOp::create(rewriter, loc, g),
-        arith::ConstantIndexOp::create(rewriter, loc, 1), ValueRange{loopInit},
-        [&](OpBuilder &b, Location l, Value gi, ValueRange args) {
-          scf::YieldOp::create(b, l, emitGroup(b, l, gi, args[0]));
-        });
-    result = loop.getResult(0);
-  }
-  rewriter.replaceOp(conv, result);
-  // Each group's conv as matmuls (one that rewriteConv cannot rewrite
-  // stays a conv).
-  for (linalg::Conv2DNchwFchwOp groupConv : groupConvs)
-    (void)rewriteConv(rewriter, groupConv, minShiftedChannels,
-                      /*fuseEpilogue=*/false);
-  return success();
-}
-
+namespace {
 
 /// A matmul that reads B as N x K (Gemm's transB) or A as K x M (transA)
 /// gets that operand transposed first, so that the register tiles read
@@ -774,9 +649,11 @@ struct ConvToMatmulPass
     // sees the pads that the rewrite of the conv after it adds.
     for (Operation *op : llvm::reverse(convs)) {
       if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-        (void)rewriteConv(rewriter, conv, minShiftedChannels, fuseEpilogues);
+        (void)onnxc::conv::rewriteConv(rewriter, conv, minShiftedChannels,
+                                       fuseEpilogues);
       else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
-        (void)rewriteGroupedConv(rewriter, grouped, minShiftedChannels);
+        (void)onnxc::conv::rewriteGroupedConv(rewriter, grouped,
+                                              minShiftedChannels);
       else if (auto mm = dyn_cast<linalg::MatmulOp>(op))
         (void)rewriteTransposedMatmul(rewriter, mm);
       else

@@ -1,8 +1,8 @@
 //===- ConvUtils.h - Helpers of the conv rewrites ---------------*- C++ -*-===//
 //
 // Shared by onnxc-conv-to-matmul's rewrites: ConvToMatmul.cpp (convs as
-// matmuls) and Windowed.cpp (depthwise convs and pooling as one
-// elementwise generic over shifted views); derivesFromConstants also by
+// matmuls), GroupedConv.cpp and Windowed.cpp (depthwise convs and pooling as
+// one elementwise generic over shifted views); derivesFromConstants also by
 // onnxc-pack-matmul-weights.
 //
 //===----------------------------------------------------------------------===//
@@ -52,6 +52,18 @@ Value combineWindow(OpBuilder &b, Location loc, Window kind, Value acc,
 /// conv's 1 x C x OH x OW result.
 void replaceConvByRows(RewriterBase &rewriter, Location loc, Operation *conv,
                        Operation *epilogue, Value rows);
+
+/// A 2-D NCHW convolution (static f32, batch 1) as sums of matmuls
+/// (ConvToMatmul.cpp); its elementwise consumer is applied to each output
+/// block when `fuseEpilogue` (see ConvEpilogue.h).
+LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
+                          int64_t minShiftedChannels, bool fuseEpilogue);
+
+/// A grouped convolution (GroupedConv.cpp): a 1x1 of stride 1 as one
+/// batch_matmul over the groups, any other as rewriteConv per group.
+LogicalResult rewriteGroupedConv(RewriterBase &rewriter,
+                                 linalg::Conv2DNgchwGfchwOp conv,
+                                 int64_t minShiftedChannels);
 
 /// A depthwise convolution or a max or sum pooling (static f32, batch 1)
 /// as one elementwise generic over the window's shifted views of the

@@ -121,43 +121,43 @@ func.func @conv_bias(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
   return %r : tensor<1x8x4x4xf32>
 }
 
-// Groups (at most 8): one after the other, each a convolution of its
+// Groups (at most 8) of a conv that is not 1x1 with stride 1: one after the other, each a convolution of its
 // slices (the filters' at a constant offset, for onnxc-hoist-constants)
 // rewritten into matmuls.
 // CHECK-LABEL: func.func @grouped
 // CHECK-NOT: scf.for
 // CHECK: tensor.extract_slice %arg0[0, 0, 0, 0, 0] [1, 1, 3, 5, 5] [1, 1, 1, 1, 1] : tensor<1x2x3x5x5xf32> to tensor<1x3x5x5xf32>
-// CHECK: tensor.extract_slice %arg1[0, 0, 0, 0, 0] [1, 4, 3, 1, 1] [1, 1, 1, 1, 1] : tensor<2x4x3x1x1xf32> to tensor<4x3x1x1xf32>
+// CHECK: tensor.extract_slice %arg1[0, 0, 0, 0, 0] [1, 4, 3, 3, 3] [1, 1, 1, 1, 1] : tensor<2x4x3x3x3xf32> to tensor<4x3x3x3xf32>
 // CHECK: linalg.matmul {{.*}} -> tensor<4x32xf32>
-// CHECK: %[[G0:.*]] = tensor.insert_slice %{{.*}} into %arg2[0, 0, 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK: %[[G0:.*]] = tensor.insert_slice %{{.*}} into %arg2[0, 0, 0, 0, 0] [1, 1, 4, 3, 3]
 // CHECK: tensor.extract_slice %arg0[0, 1, 0, 0, 0] [1, 1, 3, 5, 5]
-// CHECK: tensor.extract_slice %arg1[1, 0, 0, 0, 0] [1, 4, 3, 1, 1]
+// CHECK: tensor.extract_slice %arg1[1, 0, 0, 0, 0] [1, 4, 3, 3, 3]
 // CHECK: linalg.matmul {{.*}} -> tensor<4x32xf32>
-// CHECK: tensor.insert_slice %{{.*}} into %[[G0]][0, 1, 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK: tensor.insert_slice %{{.*}} into %[[G0]][0, 1, 0, 0, 0] [1, 1, 4, 3, 3]
 // CHECK-NOT: linalg.conv
-func.func @grouped(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
-                   %init: tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32> {
+func.func @grouped(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x3x3xf32>,
+                   %init: tensor<1x2x4x3x3xf32>) -> tensor<1x2x4x3x3xf32> {
   %r = linalg.conv_2d_ngchw_gfchw
          {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-         ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x1x1xf32>)
-         outs(%init : tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32>
-  return %r : tensor<1x2x4x5x5xf32>
+         ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x3x3xf32>)
+         outs(%init : tensor<1x2x4x3x3xf32>) -> tensor<1x2x4x3x3xf32>
+  return %r : tensor<1x2x4x3x3xf32>
 }
 
 // More than 8 groups: a loop over them.
 // CHECK-LABEL: func.func @grouped_many
-// CHECK: scf.for %[[G:.*]] = %c0 to %c9 step %c1 iter_args(%[[OUT:.*]] = %arg2) -> (tensor<1x9x4x5x5xf32>)
+// CHECK: scf.for %[[G:.*]] = %c0 to %c9 step %c1 iter_args(%[[OUT:.*]] = %arg2) -> (tensor<1x9x4x3x3xf32>)
 // CHECK:   tensor.extract_slice %arg0[0, %[[G]], 0, 0, 0] [1, 1, 3, 5, 5] [1, 1, 1, 1, 1] : tensor<1x9x3x5x5xf32> to tensor<1x3x5x5xf32>
 // CHECK:   linalg.matmul {{.*}} -> tensor<4x32xf32>
-// CHECK:   tensor.insert_slice %{{.*}} into %[[OUT]][0, %[[G]], 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK:   tensor.insert_slice %{{.*}} into %[[OUT]][0, %[[G]], 0, 0, 0] [1, 1, 4, 3, 3]
 // CHECK-NOT: linalg.conv
-func.func @grouped_many(%x: tensor<1x9x3x5x5xf32>, %w: tensor<9x4x3x1x1xf32>,
-                        %init: tensor<1x9x4x5x5xf32>) -> tensor<1x9x4x5x5xf32> {
+func.func @grouped_many(%x: tensor<1x9x3x5x5xf32>, %w: tensor<9x4x3x3x3xf32>,
+                        %init: tensor<1x9x4x3x3xf32>) -> tensor<1x9x4x3x3xf32> {
   %r = linalg.conv_2d_ngchw_gfchw
          {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-         ins(%x, %w : tensor<1x9x3x5x5xf32>, tensor<9x4x3x1x1xf32>)
-         outs(%init : tensor<1x9x4x5x5xf32>) -> tensor<1x9x4x5x5xf32>
-  return %r : tensor<1x9x4x5x5xf32>
+         ins(%x, %w : tensor<1x9x3x5x5xf32>, tensor<9x4x3x3x3xf32>)
+         outs(%init : tensor<1x9x4x3x3xf32>) -> tensor<1x9x4x3x3xf32>
+  return %r : tensor<1x9x4x3x3xf32>
 }
 
 // Groups with a bias: each group's conv starts from the broadcast of its
@@ -166,16 +166,55 @@ func.func @grouped_many(%x: tensor<1x9x3x5x5xf32>, %w: tensor<9x4x3x1x1xf32>,
 // write into an empty tensor.
 // CHECK-LABEL: func.func @grouped_bias
 // CHECK-NOT: linalg.broadcast ins(%arg2
-// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x2x4x5x5xf32>
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<1x2x4x3x3xf32>
 // CHECK: %[[PART0:.*]] = tensor.extract_slice %arg2[0] [4] [1] : tensor<8xf32> to tensor<4xf32>
 // CHECK: linalg.broadcast ins(%[[PART0]] : tensor<4xf32>) outs(%{{.*}} : tensor<4x32xf32>) dimensions = [1]
-// CHECK: %[[G0:.*]] = tensor.insert_slice %{{.*}} into %[[EMPTY]][0, 0, 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK: %[[G0:.*]] = tensor.insert_slice %{{.*}} into %[[EMPTY]][0, 0, 0, 0, 0] [1, 1, 4, 3, 3]
 // CHECK: %[[PART1:.*]] = tensor.extract_slice %arg2[4] [4] [1] : tensor<8xf32> to tensor<4xf32>
 // CHECK: linalg.broadcast ins(%[[PART1]] : tensor<4xf32>) outs(%{{.*}} : tensor<4x32xf32>) dimensions = [1]
-// CHECK: tensor.insert_slice %{{.*}} into %[[G0]][0, 1, 0, 0, 0] [1, 1, 4, 5, 5]
+// CHECK: tensor.insert_slice %{{.*}} into %[[G0]][0, 1, 0, 0, 0] [1, 1, 4, 3, 3]
 // CHECK-NOT: linalg.conv
-func.func @grouped_bias(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
-                        %b: tensor<8xf32>) -> tensor<1x2x4x5x5xf32> {
+func.func @grouped_bias(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x3x3xf32>,
+                        %b: tensor<8xf32>) -> tensor<1x2x4x3x3xf32> {
+  %e = tensor.empty() : tensor<1x8x3x3xf32>
+  %bc = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e : tensor<1x8x3x3xf32>) dimensions = [0, 2, 3]
+  %init = tensor.expand_shape %bc [[0], [1, 2], [3], [4]] output_shape [1, 2, 4, 3, 3] : tensor<1x8x3x3xf32> into tensor<1x2x4x3x3xf32>
+  %r = linalg.conv_2d_ngchw_gfchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x3x3xf32>)
+         outs(%init : tensor<1x2x4x3x3xf32>) -> tensor<1x2x4x3x3xf32>
+  return %r : tensor<1x2x4x3x3xf32>
+}
+
+// Grouped 1x1 convs of stride 1: one batch_matmul over the groups on views
+// of the tensors (filters G x F x C times input G x C x positions), nothing
+// copied; the groups are the batch (the threads' loop).
+// CHECK-LABEL: func.func @grouped_1x1
+// CHECK-DAG: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2], [3, 4]] : tensor<1x2x3x5x5xf32> into tensor<2x3x25xf32>
+// CHECK-DAG: %[[W:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1], [2, 3, 4]] : tensor<2x4x3x1x1xf32> into tensor<2x4x3xf32>
+// CHECK-DAG: %[[INIT:.*]] = tensor.collapse_shape %arg2 {{\[}}[0, 1], [2], [3, 4]] : tensor<1x2x4x5x5xf32> into tensor<2x4x25xf32>
+// CHECK: %[[R:.*]] = linalg.batch_matmul ins(%[[W]], %[[X]] : tensor<2x4x3xf32>, tensor<2x3x25xf32>) outs(%[[INIT]] : tensor<2x4x25xf32>)
+// CHECK: tensor.expand_shape %[[R]] {{\[}}[0, 1], [2], [3, 4]] output_shape [1, 2, 4, 5, 5]
+// CHECK-NOT: tensor.pad
+// CHECK-NOT: linalg.conv
+func.func @grouped_1x1(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
+                       %init: tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32> {
+  %r = linalg.conv_2d_ngchw_gfchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x1x1xf32>)
+         outs(%init : tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32>
+  return %r : tensor<1x2x4x5x5xf32>
+}
+
+// With a bias, the batch_matmul starts from the bias as G x F broadcast
+// along the positions (not from the broadcast over all groups).
+// CHECK-LABEL: func.func @grouped_1x1_bias
+// CHECK: %[[B:.*]] = tensor.expand_shape %arg2 {{\[}}[0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+// CHECK: %[[BC:.*]] = linalg.broadcast ins(%[[B]] : tensor<2x4xf32>) outs(%{{.*}} : tensor<2x4x25xf32>) dimensions = [2]
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x4x3xf32>, tensor<2x3x25xf32>) outs(%[[BC]] : tensor<2x4x25xf32>)
+// CHECK-NOT: linalg.conv
+func.func @grouped_1x1_bias(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
+                            %b: tensor<8xf32>) -> tensor<1x2x4x5x5xf32> {
   %e = tensor.empty() : tensor<1x8x5x5xf32>
   %bc = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e : tensor<1x8x5x5xf32>) dimensions = [0, 2, 3]
   %init = tensor.expand_shape %bc [[0], [1, 2], [3], [4]] output_shape [1, 2, 4, 5, 5] : tensor<1x8x5x5xf32> into tensor<1x2x4x5x5xf32>
@@ -184,6 +223,21 @@ func.func @grouped_bias(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
          ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x1x1xf32>)
          outs(%init : tensor<1x2x4x5x5xf32>) -> tensor<1x2x4x5x5xf32>
   return %r : tensor<1x2x4x5x5xf32>
+}
+
+// A 1x1 of stride 2 stays group by group.
+// CHECK-LABEL: func.func @grouped_1x1_stride2
+// CHECK-NOT: linalg.batch_matmul
+// CHECK: linalg.matmul
+// CHECK: linalg.matmul
+// CHECK-NOT: linalg.conv
+func.func @grouped_1x1_stride2(%x: tensor<1x2x3x5x5xf32>, %w: tensor<2x4x3x1x1xf32>,
+                               %init: tensor<1x2x4x3x3xf32>) -> tensor<1x2x4x3x3xf32> {
+  %r = linalg.conv_2d_ngchw_gfchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x2x3x5x5xf32>, tensor<2x4x3x1x1xf32>)
+         outs(%init : tensor<1x2x4x3x3xf32>) -> tensor<1x2x4x3x3xf32>
+  return %r : tensor<1x2x4x3x3xf32>
 }
 
 // Depthwise, stride 1: one elementwise generic over C x positions of the

@@ -62,6 +62,24 @@ func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<64x?xf32>,
   return %r : tensor<?x?xf32>
 }
 
+// 49 columns: a 32-wide register tile, then the remainder of 17 split into
+// power-of-two widths, 16 and 1, each with its own k loop (a 17-wide vector
+// was loaded and stored element by element).
+// CHECK-LABEL: func.func @odd_lanes
+// CHECK: scf.for {{.*}} -> (vector<8x32xf32>)
+// CHECK: vector.transfer_write %{{.*}}, %arg2[%c0, %c0] {{.*}} : vector<8x32xf32>, tensor<8x49xf32>
+// CHECK: scf.for {{.*}} -> (vector<8x16xf32>)
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x16xf32> into vector<8x16xf32>
+// CHECK: scf.for {{.*}} -> (vector<8x1xf32>)
+// CHECK: vector.contract {{.*}} : vector<8x1xf32>, vector<1x1xf32> into vector<8x1xf32>
+// CHECK-NOT: vector<8x17xf32>
+func.func @odd_lanes(%a: tensor<8x16xf32>, %b: tensor<16x49xf32>,
+                     %c: tensor<8x49xf32>) -> tensor<8x49xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x49xf32>)
+                     outs(%c : tensor<8x49xf32>) -> tensor<8x49xf32>
+  return %r : tensor<8x49xf32>
+}
+
 // Not f32, or not a contraction: untouched.
 // CHECK-LABEL: func.func @integer
 // CHECK: linalg.matmul
