@@ -201,7 +201,7 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
 
   // A Relu or Clip reading only the conv's output: the kernel applies it
   // and writes its buffer instead, in its place (the conv's own
-  // buffer is then dead). The ops in between (a pad's border fills) must
+  // buffer is then dead), or clamps in place when the Relu does. The ops in between (a pad's border fills) must
   // not touch the conv's buffers.
   int64_t clamp = 0;
   FloatAttr lo = b.getF32FloatAttr(0.0f), hi = lo;
@@ -213,7 +213,7 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
         epilogue->getAttrOfType<FloatAttr>("hi") &&
         epilogue.getNumDpsInputs() == 1 &&
         epilogue.getDpsInputs()[0] == out &&
-        deadAfter(out, op, epilogue) &&
+        (epilogue.getDpsInits()[0] == out || deadAfter(out, op, epilogue)) &&
         !touchesBetween(op, epilogue, {in, w, bias, out})) {
       Value target = epilogue.getDpsInits()[0];
       auto targetType = dyn_cast<MemRefType>(target.getType());

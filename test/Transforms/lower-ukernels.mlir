@@ -81,6 +81,42 @@ func.func @fill_reread(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>
 
 // -----
 
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 * 2 + d6, d3 * 2 + d7, d8)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+
+// A Relu in place (bufferization reused the conv's buffer; the result is
+// read after it) joins the call too: the kernel clamps (1) into that buffer.
+// CHECK-LABEL: func.func @relu_in_place
+// CHECK: %[[ACC:.*]] = memref.alloc()
+// CHECK: %[[Y:.*]] = memref.cast %[[ACC]] :
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[Y]], %[[TWO]], %[[TWO]], %[[ONE]], %[[ONE]], %[[TWO]], %[[ONE]], %{{.*}}, %{{.*}})
+// CHECK-NOT: linalg.generic
+// CHECK: memref.copy %[[ACC]], %arg2
+func.func @relu_in_place(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>, %z: memref<1x2x5x5x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2x5x5x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x5x5x16xf32>)
+  linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x2x9x9x16xf32>, memref<2x2x1x1x16x16xf32>) outs(%acc : memref<1x2x5x5x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 2, 2>} {
+  ^bb0(%i: f32, %f: f32, %o: f32):
+    %m = arith.mulf %i, %f : f32
+    %a = arith.addf %o, %m : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x5x5x16xf32>) outs(%acc : memref<1x2x5x5x16xf32>) attrs = {hi = 0x7F800000 : f32, lo = 0.000000e+00 : f32, onnxc.ukernel_epilogue = "clamp"} {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %acc, %z : memref<1x2x5x5x16xf32> to memref<1x2x5x5x16xf32>
+  return
+}
+
+// -----
+
 #in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 + d6, d3 + d7, d8)>
 #w = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
 #out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
