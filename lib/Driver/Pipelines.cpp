@@ -82,6 +82,7 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createConvertONNXToLinalg(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createResolveBroadcasts());
   pm.addNestedPass<func::FuncOp>(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
 }

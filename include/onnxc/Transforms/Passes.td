@@ -57,6 +57,23 @@ def ReadOnlyArguments : Pass<"onnxc-read-only-arguments", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def ResolveBroadcasts : Pass<"onnxc-resolve-broadcasts", "func::FuncOp"> {
+  let summary = "Read operands whose broadcast is decided at run time as inputs where their sizes are provably the loops'";
+  let description = [{
+    The ONNX lowering reads an operand of an elementwise op that may be
+    broadcast along a dynamic dim (its size may be 1 at run time) with
+    tensor.extract at `select(size == 1, 0, linalg.index d)`. Where
+    ValueBoundsOpInterface proves that size equal to loop d's extent (both
+    derive from the same dynamic size), the select always yields the loop's
+    index, so the operand becomes an input of the op with an ordinary
+    indexing map (0 at static unit dims): the op fuses with its neighbours
+    and vectorises. Reads at other indices (gathers) and sizes that cannot
+    be proven stay as they are.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FuseElementwise : Pass<"onnxc-fuse-elementwise", "func::FuncOp"> {
   let summary = "Fuse elementwise producers into consumers without reductions";
   let description = [{
