@@ -123,6 +123,8 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // A zero fill CSE shared between matmuls would be copied before each.
+  pm.addNestedPass<func::FuncOp>(createUnshareFills());
   // Inputs belong to the caller: an op that writes to one works on a copy.
   pm.addPass(createReadOnlyArguments());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));

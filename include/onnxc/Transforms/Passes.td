@@ -44,6 +44,20 @@ def PlanBuffers : Pass<"onnxc-plan-buffers", "func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def UnshareFills : Pass<"onnxc-unshare-fills", "func::FuncOp"> {
+  let summary = "A fill of an empty tensor with several users is cloned for each";
+  let description = [{
+    Runs on tensors right before one-shot bufferization (after the last
+    CSE, which merges fills of equal shapes and values). Every user of a
+    shared linalg.fill of a tensor.empty but the first gets its own clone of
+    both, right before it (or before the op of the fill's block that holds
+    it): an op writing into a shared fill in place would otherwise work on
+    a copy of its buffer.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ReadOnlyArguments : Pass<"onnxc-read-only-arguments", "ModuleOp"> {
   let summary = "Mark the tensor arguments of public functions read-only";
   let description = [{
