@@ -214,7 +214,24 @@ struct TileAndVectorizePass
     SmallVector<Value> operands;
     for (auto [operand, r] : llvm::zip(op->getOpOperands(), at)) {
       Value v = operand.get();
-      if (r) {
+      auto fill = v.getDefiningOp<linalg::FillOp>();
+      if (r && fill && fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>()) {
+        // A fill (the accumulator's zero start) is built at the padded size
+        // instead: no scf.if around it, whose result bufferization copied
+        // before the blocks wrote into it.
+        SmallVector<OpFoldResult> sizes =
+            tensor::getMixedSizes(rewriter, loc, v);
+        sizes[*r] = padded;
+        Value empty = tensor::EmptyOp::create(
+            rewriter, loc, sizes,
+            cast<RankedTensorType>(v.getType()).getElementType());
+        Value start =
+            linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+                .getResult(0);
+        if (start.getType() != v.getType())
+          start = tensor::CastOp::create(rewriter, loc, v.getType(), start);
+        v = start;
+      } else if (r) {
         auto type = cast<RankedTensorType>(v.getType());
         SmallVector<OpFoldResult> low(type.getRank(), rewriter.getIndexAttr(0));
         SmallVector<OpFoldResult> high = low;

@@ -80,6 +80,28 @@ func.func @odd_lanes(%a: tensor<8x16xf32>, %b: tensor<16x49xf32>,
   return %r : tensor<8x49xf32>
 }
 
+// A dynamic contraction that starts from a fill: the fill is built at the
+// padded size (no scf.if around a pad of it, whose result bufferization
+// copied before the blocks wrote into it).
+// CHECK-LABEL: func.func @dynamic_fill
+// CHECK: %[[MP:.*]] = affine.apply #{{.*}}()[%{{.*}}]
+// CHECK: %[[E:.*]] = tensor.empty(%[[MP]], %{{.*}}) : tensor<?x?xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<?x?xf32>)
+// CHECK-NOT: tensor.pad %[[F]]
+// CHECK: scf.for %{{.*}} = %c0 to %[[MP]] step %c64 iter_args(%{{.*}} = %[[F]]) -> (tensor<?x?xf32>)
+func.func @dynamic_fill(%a: tensor<?x64xf32>, %b: tensor<64x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %n = tensor.dim %b, %c1 : tensor<64x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x?xf32>)
+                     outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
 // Not f32, or not a contraction: untouched.
 // CHECK-LABEL: func.func @integer
 // CHECK: linalg.matmul
