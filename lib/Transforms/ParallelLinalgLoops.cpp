@@ -35,6 +35,26 @@ bool insideParallelLoop(Operation *op) {
   return false;
 }
 
+/// The loop to put on the threads: the outermost one with at least
+/// kMinTrips iterations (or a trip count known only at run time), else the
+/// outermost one with more than one (a 1 x C/16 x H x W x 16 Clip had its
+/// unit batch loop marked, and ran on one thread).
+constexpr int64_t kMinTrips = 4;
+size_t pickLoop(ArrayRef<Operation *> loops) {
+  std::optional<size_t> several;
+  for (auto [i, op] : llvm::enumerate(loops)) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      return i;
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!trips || trips->getSExtValue() >= kMinTrips)
+      return i;
+    if (trips->getSExtValue() > 1 && !several)
+      several = i;
+  }
+  return several.value_or(0);
+}
+
 struct ParallelLinalgLoopsPass
     : mlir::onnxc::impl::ParallelLinalgLoopsBase<ParallelLinalgLoopsPass> {
   void runOnOperation() override {
@@ -52,7 +72,8 @@ struct ParallelLinalgLoopsPass
           linalg::linalgOpToLoops(rewriter, op);
       if (failed(loops) || loops->empty())
         continue;
-      (*loops)[0]->setAttr(onnxc::kParallelAttrName, rewriter.getUnitAttr());
+      (*loops)[pickLoop(*loops)]->setAttr(onnxc::kParallelAttrName,
+                                          rewriter.getUnitAttr());
       rewriter.eraseOp(op);
     }
   }

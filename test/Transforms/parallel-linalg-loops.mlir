@@ -26,6 +26,29 @@ func.func @dynamic_elementwise(%a: memref<?x768xf32>, %b: memref<?x768xf32>) {
   return
 }
 
+// Leading unit or small dims are not the threads' loop: the first dim
+// with at least 4 iterations is (a blocked 1 x 2 x 8 x 16 Clip).
+// CHECK-LABEL: func.func @unit_batch
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 {
+// CHECK:   scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK:     scf.for %{{.*}} = %c0 to %c16 step %c1 {
+// CHECK:     }
+// CHECK-NOT: onnxc.parallel
+// CHECK:   } {onnxc.parallel}
+// CHECK: }
+// CHECK-NOT: onnxc.parallel
+func.func @unit_batch(%a: memref<1x2x8x16xf32>, %b: memref<1x2x8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%a : memref<1x2x8x16xf32>) outs(%b : memref<1x2x8x16xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
 // Left alone: a reduction (its loops are not all parallel), and an op
 // inside a loop already marked parallel (a tile).
 // CHECK-LABEL: func.func @left_alone
