@@ -18,6 +18,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -97,9 +100,52 @@ Operation *nextUser(Operation *op, Value buffer) {
   return nullptr;
 }
 
+/// Whether `next` (a loop nest, the vectorised form of an elementwise op
+/// whose result bufferization placed in `buffer`) overwrites `buffer`
+/// whole without reading it: inside it, `buffer` itself (no view of it) is
+/// used once, as the destination of a vector.transfer_write whose indices
+/// are induction variables of the loops around it (each once) or 0, and
+/// those loops' trip counts times the vector's size are `buffer`'s size.
+bool overwritesWhole(Operation *next, Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!isa<scf::ForOp>(next) || !type || !type.hasStaticShape())
+    return false;
+  SmallVector<Operation *> uses;
+  next->walk([&](Operation *inner) {
+    if (llvm::is_contained(inner->getOperands(), buffer))
+      uses.push_back(inner);
+  });
+  auto write = uses.size() == 1
+                   ? dyn_cast<vector::TransferWriteOp>(uses.front())
+                   : vector::TransferWriteOp();
+  if (!write || write.getBase() != buffer || write.getValueToStore() == buffer)
+    return false;
+  int64_t covered = write.getVectorType().getNumElements();
+  llvm::SmallDenseSet<Value> ivs;
+  for (Operation *p = write->getParentOp();; p = p->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(p);
+    if (!loop)
+      return false;
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!trips)
+      return false;
+    covered *= trips->getSExtValue();
+    ivs.insert(loop.getInductionVar());
+    if (p == next)
+      break;
+  }
+  llvm::SmallDenseSet<Value> used;
+  for (Value index : write.getIndices())
+    if (!isConstantIntValue(index, 0) &&
+        (!ivs.contains(index) || !used.insert(index).second))
+      return false;
+  return covered == type.getNumElements();
+}
+
 /// Whether `buffer`'s contents after `epilogue` are not read: its uses
 /// after `op` are `epilogue` and then, first, an op that overwrites it
-/// whole (a fill or broadcast: bufferization reuses a conv's buffer).
+/// whole (a fill or broadcast, or an elementwise op's loops: bufferization
+/// reuses a conv's buffer).
 bool deadAfter(Value buffer, Operation *op, Operation *epilogue) {
   Operation *next = nullptr;
   for (Operation *use : buffer.getUsers()) {
@@ -121,7 +167,7 @@ bool deadAfter(Value buffer, Operation *op, Operation *epilogue) {
     return fill.getOutputs()[0] == buffer;
   if (auto broadcast = dyn_cast<linalg::BroadcastOp>(next))
     return broadcast.getInit() == buffer;
-  return false;
+  return overwritesWhole(next, buffer);
 }
 
 /// The buffer `v` is a view of (or `v`).

@@ -86,6 +86,80 @@ func.func @fill_reread(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>
 #out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
 #id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 
+// The conv's buffer is reused after the Relu for an elementwise op's result
+// (its vectorised loops store every element and read none): the Relu joins
+// the call. Where the loops store half of it, the rest would still be read
+// as the conv's result: the Relu stays.
+// CHECK-LABEL: func.func @reused_by_loops
+// CHECK: %[[Y:.*]] = memref.cast %arg2
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[Y]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %{{.*}}, %{{.*}})
+// CHECK-NOT: linalg.generic
+// CHECK: scf.for
+// CHECK-LABEL: func.func @half_overwritten
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32
+// CHECK: linalg.generic {{.*}}onnxc.ukernel_epilogue = "clamp"
+func.func @reused_by_loops(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>, %y: memref<1x2x5x5x16xf32>, %v: vector<1x1x1x1x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %acc = memref.alloc() : memref<1x2x5x5x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x5x5x16xf32>)
+  linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x2x9x9x16xf32>, memref<2x2x1x1x16x16xf32>) outs(%acc : memref<1x2x5x5x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 2, 2>} {
+  ^bb0(%i: f32, %f: f32, %o: f32):
+    %m = arith.mulf %i, %f : f32
+    %a = arith.addf %o, %m : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x5x5x16xf32>) outs(%y : memref<1x2x5x5x16xf32>) attrs = {hi = 0x7F800000 : f32, lo = 0.000000e+00 : f32, onnxc.ukernel_epilogue = "clamp"} {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %zero : f32
+    linalg.yield %r : f32
+  }
+  scf.for %b = %c0 to %c2 step %c1 {
+    scf.for %h = %c0 to %c5 step %c1 {
+      scf.for %ww = %c0 to %c5 step %c1 {
+        vector.transfer_write %v, %acc[%c0, %b, %h, %ww, %c0] {in_bounds = [true, true, true, true, true]} : vector<1x1x1x1x16xf32>, memref<1x2x5x5x16xf32>
+      }
+    }
+  }
+  return
+}
+func.func @half_overwritten(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf32>, %y: memref<1x2x5x5x16xf32>, %v: vector<1x1x1x1x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %acc = memref.alloc() : memref<1x2x5x5x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x5x5x16xf32>)
+  linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x2x9x9x16xf32>, memref<2x2x1x1x16x16xf32>) outs(%acc : memref<1x2x5x5x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 2, 2>} {
+  ^bb0(%i: f32, %f: f32, %o: f32):
+    %m = arith.mulf %i, %f : f32
+    %a = arith.addf %o, %m : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x5x5x16xf32>) outs(%y : memref<1x2x5x5x16xf32>) attrs = {hi = 0x7F800000 : f32, lo = 0.000000e+00 : f32, onnxc.ukernel_epilogue = "clamp"} {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %zero : f32
+    linalg.yield %r : f32
+  }
+  scf.for %h = %c0 to %c5 step %c1 {
+    scf.for %ww = %c0 to %c5 step %c1 {
+      vector.transfer_write %v, %acc[%c0, %c0, %h, %ww, %c0] {in_bounds = [true, true, true, true, true]} : vector<1x1x1x1x16xf32>, memref<1x2x5x5x16xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 * 2 + d6, d3 * 2 + d7, d8)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+
 // A Relu in place (bufferization reused the conv's buffer; the result is
 // read after it) joins the call too: the kernel clamps (1) into that buffer.
 // CHECK-LABEL: func.func @relu_in_place
