@@ -347,6 +347,63 @@ Value countInRange(OpBuilder &b, Location loc, Value start, int64_t k, Value lo,
                                 arith::ConstantIndexOp::create(b, loc, 0));
 }
 
+/// Output positions of a static table of window counts at most.
+constexpr int64_t kMaxCountTable = 1 << 16;
+
+/// The element count of each window over the output's spatial positions
+/// (OH x OW x ...), as a constant of the result's element type, where the
+/// input's and output's spatial sizes and the pads are static and the
+/// table is small; else null. Counts as countInRange's, positions as
+/// windowPosition's.
+Value staticCounts(OpBuilder &b, Location loc, const SlidingWindow &window,
+                   ArrayRef<OpFoldResult> inSizes,
+                   ArrayRef<OpFoldResult> outSizes, bool includePad,
+                   RankedTensorType resultType) {
+  int64_t n = window.kernel.size();
+  SmallVector<int64_t> outShape, lo(n), hi(n), padLow(n);
+  int64_t total = 1;
+  for (int64_t i = 0; i < n; ++i) {
+    std::optional<int64_t> o = getConstantIntValue(outSizes[2 + i]);
+    std::optional<int64_t> in = getConstantIntValue(inSizes[2 + i]);
+    std::optional<int64_t> pl = getConstantIntValue(window.padLow[i]);
+    std::optional<int64_t> ph = getConstantIntValue(window.padHigh[i]);
+    if (!o || !in || !pl || !ph)
+      return Value();
+    outShape.push_back(*o);
+    total *= *o;
+    padLow[i] = *pl;
+    lo[i] = includePad ? -*pl : 0;
+    hi[i] = includePad ? *in + *ph : *in;
+  }
+  if (total > kMaxCountTable)
+    return Value();
+  auto elementType = cast<FloatType>(resultType.getElementType());
+  SmallVector<APFloat> counts;
+  SmallVector<int64_t> pos(n, 0);
+  for (int64_t flat = 0; flat < total; ++flat) {
+    int64_t count = 1;
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t start = pos[i] * window.strides[i] - padLow[i];
+      int64_t begin = std::max(start, lo[i]);
+      int64_t end = std::min(start + window.kernel[i], hi[i]);
+      count *= std::max<int64_t>(end - begin, 0);
+    }
+    APFloat value(static_cast<double>(count));
+    bool lost;
+    value.convert(elementType.getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &lost);
+    counts.push_back(value);
+    for (int64_t i = n - 1; i >= 0; --i) {
+      if (++pos[i] < outShape[i])
+        break;
+      pos[i] = 0;
+    }
+  }
+  auto type = RankedTensorType::get(outShape, elementType);
+  return arith::ConstantOp::create(b, loc,
+                                   DenseElementsAttr::get(type, counts));
+}
+
 class AveragePoolLowering : public OpConversionPattern<ONNXAveragePoolOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -388,6 +445,33 @@ public:
     auto identity = rewriter.getMultiDimIdentityMap(rank);
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
+    // Where the sizes and pads are static, the counts are a constant over
+    // the output's spatial positions, read along with the sum (the counts
+    // computed in the body took index divisions per element, which stay
+    // scalar: ShuffleNet's count_include_pad=0 pools ran serial and slow).
+    if (!constantCount) {
+      if (Value counts = staticCounts(rewriter, loc, *window, inSizes, sizes,
+                                      includePad, resultType)) {
+        SmallVector<AffineExpr> spatial;
+        for (int64_t i = 0; i < n; ++i)
+          spatial.push_back(rewriter.getAffineDimExpr(2 + i));
+        AffineMap countMap = AffineMap::get(rank, 0, spatial, getContext());
+        Value result =
+            linalg::GenericOp::create(
+                rewriter, loc, resultType, ValueRange{sum, counts},
+                ValueRange{empty},
+                SmallVector<AffineMap>{identity, countMap, identity}, iterators,
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  linalg::YieldOp::create(
+                      b, l,
+                      arith::DivFOp::create(b, l, args[0], args[1])
+                          .getResult());
+                })
+                .getResult(0);
+        rewriter.replaceOp(op, result);
+        return success();
+      }
+    }
     Value result =
         linalg::GenericOp::create(
             rewriter, loc, resultType, ValueRange{sum}, ValueRange{empty},

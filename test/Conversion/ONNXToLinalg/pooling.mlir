@@ -102,14 +102,34 @@ func.func @averagepool_include_pad(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf3
 // AveragePool with count_include_pad = 0: each output divides by the
 // number of its window's elements inside the input, per spatial dim
 // max(0, min(start + k, size) - max(start, 0)) with start = o * s - pad.
+// With static sizes the counts are a constant over the output's spatial
+// positions, read along with the sum.
 
 func.func @averagepool_exclude_pad(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32> {
   %0 = "onnx.AveragePool"(%x) <{kernel_shape = [3, 3], pads = [1, 1, 1, 1]}> : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
   return %0 : tensor<1x3x4x4xf32>
 }
+// CHECK-DAG: #[[ID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[HW:.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
 // CHECK-LABEL: func.func @averagepool_exclude_pad
 // CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
-// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x3x4x4xf32>)
+// CHECK: %[[COUNTS:.+]] = arith.constant dense<{{\[}}[4.000000e+00, 6.000000e+00, 6.000000e+00, 4.000000e+00], [6.000000e+00, 9.000000e+00, 9.000000e+00, 6.000000e+00], [6.000000e+00, 9.000000e+00, 9.000000e+00, 6.000000e+00], [4.000000e+00, 6.000000e+00, 6.000000e+00, 4.000000e+00]]> : tensor<4x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID4]], #[[HW]], #[[ID4]]], {{.*}} ins(%[[SUM]], %[[COUNTS]] : tensor<1x3x4x4xf32>, tensor<4x4xf32>)
+// CHECK: ^bb0(%[[S:.+]]: f32, %[[C:.+]]: f32, %{{.+}}: f32):
+// CHECK:   %[[Q:.+]] = arith.divf %[[S]], %[[C]] : f32
+// CHECK:   linalg.yield %[[Q]]
+
+// -----
+
+// Dynamic spatial sizes: the counts are computed in the body.
+
+func.func @averagepool_exclude_pad_dynamic(%x: tensor<1x3x?x?xf32>) -> tensor<1x3x?x?xf32> {
+  %0 = "onnx.AveragePool"(%x) <{kernel_shape = [3, 3], pads = [1, 1, 1, 1]}> : (tensor<1x3x?x?xf32>) -> tensor<1x3x?x?xf32>
+  return %0 : tensor<1x3x?x?xf32>
+}
+// CHECK-LABEL: func.func @averagepool_exclude_pad_dynamic
+// CHECK: %[[SUM:.+]] = linalg.pooling_nchw_sum
+// CHECK: linalg.generic {{.*}} ins(%[[SUM]] : tensor<1x3x?x?xf32>)
 // CHECK: ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
 // CHECK:   %[[OH:.+]] = linalg.index 2 : index
 // CHECK:   %[[START_H:.+]] = arith.subi %[[OH]], %{{.+}} : index
