@@ -69,6 +69,29 @@ int64_t copyWork(memref::CopyOp copy) {
 /// (a dynamic BERT's 2 x 128).
 constexpr int64_t kAssumedTrips = 128;
 
+/// What an operation counts as: one, or for vector operations the number
+/// of 512-bit registers their widest vector fills (a Relu's vector<64xf32>
+/// rows are four instructions each, a vector<64xindex> eight).
+int64_t opWork(Operation &op) {
+  int64_t bits = 0;
+  auto widen = [&](Type t) {
+    if (auto v = dyn_cast<VectorType>(t))
+      if (v.getElementType().isIntOrIndexOrFloat())
+        bits = std::max<int64_t>(
+            bits, v.getNumElements() *
+                      std::max<int64_t>(
+                          v.getElementType().isIndex()
+                              ? 64
+                              : v.getElementType().getIntOrFloatBitWidth(),
+                          8));
+  };
+  for (Type t : op.getResultTypes())
+    widen(t);
+  for (Type t : op.getOperandTypes())
+    widen(t);
+  return std::max<int64_t>(1, bits / 512);
+}
+
 /// Roughly how many operations a run of `block` executes: nested loops
 /// count their trip count times (kAssumedTrips when unknown).
 int64_t estimateWork(Block &block) {
@@ -84,7 +107,7 @@ int64_t estimateWork(Block &block) {
     }
     if (auto copy = dyn_cast<memref::CopyOp>(op))
       inner += copyWork(copy);
-    work = std::min<int64_t>(work + 1 + inner, int64_t(1) << 40);
+    work = std::min<int64_t>(work + opWork(op) + inner, int64_t(1) << 40);
   }
   return work;
 }

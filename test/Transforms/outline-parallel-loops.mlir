@@ -189,3 +189,29 @@ func.func @dynamic_copies(%a: memref<?x768xf32>, %b: memref<?x768xf32>,
   memref.copy %c, %d : memref<?x4xf32> to memref<?x4xf32>
   return
 }
+
+// A vector operation counts the 512-bit registers it fills: 100 rows of a
+// vector<64xf32> load, max and store count 100 x (4 + 4 + 4) = 1200 plus the
+// loop, below 3000; the same rows of vector<256xf32> count 4800, above it.
+// SMALL-LABEL: func.func @wide_vectors
+// SMALL: scf.for %{{.*}} = %c0 to %c100 step %c1 {
+// SMALL:   vector.load {{.*}} vector<64xf32>
+// SMALL: call @__onnxc_parallel_{{[0-9]+}}(
+func.func @wide_vectors(%a: memref<100x256xf32>, %b: memref<100x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c100 = arith.constant 100 : index
+  %zero = arith.constant dense<0.0> : vector<64xf32>
+  %zero4 = arith.constant dense<0.0> : vector<256xf32>
+  scf.for %i = %c0 to %c100 step %c1 {
+    %v = vector.load %a[%i, %c0] : memref<100x256xf32>, vector<64xf32>
+    %m = arith.maximumf %v, %zero : vector<64xf32>
+    vector.store %m, %b[%i, %c0] : memref<100x256xf32>, vector<64xf32>
+  } {onnxc.parallel}
+  scf.for %i = %c0 to %c100 step %c1 {
+    %v = vector.load %a[%i, %c0] : memref<100x256xf32>, vector<256xf32>
+    %m = arith.maximumf %v, %zero4 : vector<256xf32>
+    vector.store %m, %b[%i, %c0] : memref<100x256xf32>, vector<256xf32>
+  } {onnxc.parallel}
+  return
+}
