@@ -374,7 +374,7 @@ def OutlineParallelLoops : Pass<"onnxc-outline-parallel-loops", "ModuleOp"> {
     dynamic dims of the models are sequence lengths).
   }];
   let options = [
-    Option<"minWork", "min-work", "int64_t", /*default=*/"20000",
+    Option<"minWork", "min-work", "int64_t", /*default=*/"8000",
            "Estimated operations a loop must execute to be run in parallel">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
