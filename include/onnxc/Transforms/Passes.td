@@ -419,10 +419,10 @@ def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
     job after bufferization.
   }];
   let options = [
-    Option<"mc", "mc", "int64_t", /*default=*/"64", "Cache tile along m">,
+    Option<"mc", "mc", "int64_t", /*default=*/"48", "Cache tile along m">,
     Option<"nc", "nc", "int64_t", /*default=*/"256", "Cache tile along n">,
     Option<"kc", "kc", "int64_t", /*default=*/"256", "Cache tile along k">,
-    Option<"mr", "mr", "int64_t", /*default=*/"8", "Register tile along m">,
+    Option<"mr", "mr", "int64_t", /*default=*/"12", "Register tile along m">,
     Option<"nr", "nr", "int64_t", /*default=*/"32", "Register tile along n">,
     Option<"vl", "vl", "int64_t", /*default=*/"64",
            "Elements per tile of an elementwise op (its innermost dim)">,
