@@ -25,6 +25,69 @@ using namespace mlir::onnxc;
 
 namespace {
 
+/// For a Conv, MaxPool or AveragePool with explicit pads (auto_pad NOTSET)
+/// and static spatial input sizes: fails, with an error naming the dim,
+/// when the dilated kernel is larger than the padded input.
+LogicalResult checkWindowFits(Operation *op) {
+  if (!isa<ONNXConvOp, ONNXMaxPoolOp, ONNXAveragePoolOp>(op) ||
+      op->getNumOperands() == 0)
+    return success();
+  auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
+  if (autoPad && autoPad.getValue() != "NOTSET")
+    return success();
+  auto xType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!xType || xType.getRank() < 3)
+    return success();
+  int64_t n = xType.getRank() - 2;
+  auto ints = [&](StringRef name, int64_t count,
+                  int64_t fallback) -> SmallVector<int64_t> {
+    SmallVector<int64_t> values(count, fallback);
+    if (auto attr = op->getAttrOfType<ArrayAttr>(name)) {
+      if (int64_t(attr.size()) != count)
+        return {};
+      for (auto [i, a] : llvm::enumerate(attr))
+        if (auto v = dyn_cast<IntegerAttr>(a))
+          values[i] = v.getInt();
+    }
+    return values;
+  };
+  SmallVector<int64_t> kernel = ints("kernel_shape", n, -1);
+  if (isa<ONNXConvOp>(op) && op->getNumOperands() > 1)
+    if (auto wType = dyn_cast<RankedTensorType>(op->getOperand(1).getType()))
+      if (wType.getRank() == n + 2 && !kernel.empty())
+        for (int64_t i = 0; i < n; ++i)
+          if (kernel[i] < 0 && !wType.isDynamicDim(i + 2))
+            kernel[i] = wType.getDimSize(i + 2);
+  SmallVector<int64_t> dilations = ints("dilations", n, 1);
+  SmallVector<int64_t> strides = ints("strides", n, 1);
+  SmallVector<int64_t> pads = ints("pads", 2 * n, 0);
+  if (kernel.size() != size_t(n) || dilations.size() != size_t(n) ||
+      strides.size() != size_t(n) || pads.size() != size_t(2 * n))
+    return success(); // The lowering reports malformed attributes.
+  for (int64_t i = 0; i < n; ++i) {
+    if (kernel[i] < 1 || strides[i] < 1 || xType.isDynamicDim(i + 2))
+      continue;
+    int64_t padded = xType.getDimSize(i + 2) + pads[i] + pads[i + n];
+    int64_t window = (kernel[i] - 1) * dilations[i] + 1;
+    // ONNX: floor((padded - window) / stride) + 1 (0 is an empty output).
+    int64_t size = llvm::divideFloorSigned(padded - window, strides[i]) + 1;
+    if (size < 0)
+      return op->emitError()
+             << "'" << op->getName() << "': the window along spatial dim " << i
+             << " (kernel " << kernel[i] << ", dilation " << dilations[i]
+             << ": " << window
+             << " positions) is larger than the padded input ("
+             << xType.getDimSize(i + 2) << " + pads " << pads[i] << " + "
+             << pads[i + n] << " = " << padded << "): the output size would be "
+             << size;
+  }
+  return success();
+}
+
+} // namespace
+
+namespace {
+
 /// onnx.Constant -> arith.constant (signless element type).
 class ConstantLowering : public OpConversionPattern<ONNXConstantOp> {
 public:
@@ -41,7 +104,8 @@ public:
       return rewriter.notifyMatchFailure(op, "unsupported element type");
     TypedAttr attr;
     if (auto dense = dyn_cast<DenseElementsAttr>(value))
-      attr = type == dense.getType() ? dense : dense.bitcast(type.getElementType());
+      attr = type == dense.getType() ? dense
+                                     : dense.bitcast(type.getElementType());
     else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
       attr = DenseResourceElementsAttr::get(type, resource.getRawHandle());
     else
@@ -107,6 +171,17 @@ struct ConvertONNXToLinalgPass
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
     FrozenRewritePatternSet frozen(std::move(patterns));
+
+    // A window larger than its padded input has no output position (ONNX's
+    // shape inference gives the output a negative size, which the import
+    // leaves dynamic): said here, instead of a slice out of bounds later.
+    bool emptyWindows = false;
+    module.walk([&](Operation *op) {
+      if (failed(checkWindowFits(op)))
+        emptyWindows = true;
+    });
+    if (emptyWindows)
+      return signalPassFailure();
 
     // Find every op no pattern can lower, and report them all.
     DenseSet<Operation *> legalizable;
