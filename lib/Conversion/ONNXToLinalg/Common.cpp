@@ -431,6 +431,25 @@ struct WindowMath {
 };
 } // namespace
 
+FailureOr<SmallVector<int64_t>>
+mlir::onnxc::getKernelShape(ArrayAttr kernelShape, RankedTensorType wType) {
+  int64_t n = wType.getRank() - 2;
+  SmallVector<int64_t> kernel;
+  if (kernelShape) {
+    if (int64_t(kernelShape.size()) != n)
+      return failure();
+    for (Attribute a : kernelShape)
+      kernel.push_back(cast<IntegerAttr>(a).getInt());
+    return kernel;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (wType.isDynamicDim(i + 2))
+      return failure();
+    kernel.push_back(wType.getDimSize(i + 2));
+  }
+  return kernel;
+}
+
 FailureOr<SlidingWindow> mlir::onnxc::computeSlidingWindow(
     OpBuilder &b, Location loc, Value input, RankedTensorType resultType,
     ArrayRef<int64_t> kernel, ArrayAttr strides, ArrayAttr dilations,

@@ -27,26 +27,6 @@ using namespace mlir::onnxc;
 
 namespace {
 
-/// The kernel's spatial sizes: kernel_shape, or W's (static) spatial dims.
-FailureOr<SmallVector<int64_t>> getKernelShape(ArrayAttr kernelShape,
-                                               RankedTensorType wType) {
-  int64_t n = wType.getRank() - 2;
-  SmallVector<int64_t> kernel;
-  if (kernelShape) {
-    if (int64_t(kernelShape.size()) != n)
-      return failure();
-    for (Attribute a : kernelShape)
-      kernel.push_back(cast<IntegerAttr>(a).getInt());
-    return kernel;
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    if (wType.isDynamicDim(i + 2))
-      return failure();
-    kernel.push_back(wType.getDimSize(i + 2));
-  }
-  return kernel;
-}
-
 /// The output tensor the convolution accumulates into: `bias` (1-D, the
 /// output channels) broadcast along dim 1, or `zero`.
 Value buildConvInit(OpBuilder &b, Location loc, RankedTensorType type,

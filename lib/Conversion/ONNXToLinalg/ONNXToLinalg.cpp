@@ -25,61 +25,64 @@ using namespace mlir::onnxc;
 
 namespace {
 
-/// For a Conv, MaxPool or AveragePool with explicit pads (auto_pad NOTSET)
-/// and static spatial input sizes: fails, with an error naming the dim,
-/// when the dilated kernel is larger than the padded input.
+/// For a Conv, MaxPool or AveragePool with static spatial input sizes:
+/// fails, with an error naming the dim, where its window (as the lowering
+/// computes it, computeSlidingWindow) has a negative number of output
+/// positions: the dilated kernel is larger than the padded input by more
+/// than a stride.
 LogicalResult checkWindowFits(Operation *op) {
-  if (!isa<ONNXConvOp, ONNXMaxPoolOp, ONNXAveragePoolOp>(op) ||
-      op->getNumOperands() == 0)
+  FailureOr<SmallVector<int64_t>> kernel = failure();
+  bool ceilMode = false;
+  if (auto conv = dyn_cast<ONNXConvOp>(op)) {
+    if (auto wType = dyn_cast<RankedTensorType>(conv.getW().getType()))
+      kernel = getKernelShape(conv.getKernelShapeAttr(), wType);
+  } else if (!isa<ONNXMaxPoolOp, ONNXAveragePoolOp>(op)) {
     return success();
-  auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
-  if (autoPad && autoPad.getValue() != "NOTSET")
-    return success();
+  }
   auto xType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-  if (!xType || xType.getRank() < 3)
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!xType || !resultType || xType.getRank() < 3)
+    return success(); // The lowering reports what it cannot handle.
+  if (auto pool = dyn_cast<ONNXMaxPoolOp>(op)) {
+    kernel = getKernelShape(pool.getKernelShapeAttr(), xType);
+    ceilMode = pool.getCeilMode() != 0;
+  } else if (auto pool = dyn_cast<ONNXAveragePoolOp>(op)) {
+    kernel = getKernelShape(pool.getKernelShapeAttr(), xType);
+    ceilMode = pool.getCeilMode() != 0;
+  }
+  if (failed(kernel))
     return success();
-  int64_t n = xType.getRank() - 2;
-  auto ints = [&](StringRef name, int64_t count,
-                  int64_t fallback) -> SmallVector<int64_t> {
-    SmallVector<int64_t> values(count, fallback);
-    if (auto attr = op->getAttrOfType<ArrayAttr>(name)) {
-      if (int64_t(attr.size()) != count)
-        return {};
-      for (auto [i, a] : llvm::enumerate(attr))
-        if (auto v = dyn_cast<IntegerAttr>(a))
-          values[i] = v.getInt();
-    }
-    return values;
+  // The window's ops (tensor.dims of dynamic dims) go into a scratch block
+  // that is thrown away.
+  Block scratch;
+  OpBuilder b(op->getContext());
+  b.setInsertionPointToEnd(&scratch);
+  auto attr = [&](StringRef name) {
+    return op->getAttrOfType<ArrayAttr>(name);
   };
-  SmallVector<int64_t> kernel = ints("kernel_shape", n, -1);
-  if (isa<ONNXConvOp>(op) && op->getNumOperands() > 1)
-    if (auto wType = dyn_cast<RankedTensorType>(op->getOperand(1).getType()))
-      if (wType.getRank() == n + 2 && !kernel.empty())
-        for (int64_t i = 0; i < n; ++i)
-          if (kernel[i] < 0 && !wType.isDynamicDim(i + 2))
-            kernel[i] = wType.getDimSize(i + 2);
-  SmallVector<int64_t> dilations = ints("dilations", n, 1);
-  SmallVector<int64_t> strides = ints("strides", n, 1);
-  SmallVector<int64_t> pads = ints("pads", 2 * n, 0);
-  if (kernel.size() != size_t(n) || dilations.size() != size_t(n) ||
-      strides.size() != size_t(n) || pads.size() != size_t(2 * n))
-    return success(); // The lowering reports malformed attributes.
-  for (int64_t i = 0; i < n; ++i) {
-    if (kernel[i] < 1 || strides[i] < 1 || xType.isDynamicDim(i + 2))
+  auto autoPad = op->getAttrOfType<StringAttr>("auto_pad");
+  FailureOr<SlidingWindow> window = computeSlidingWindow(
+      b, op->getLoc(), op->getOperand(0), resultType, *kernel, attr("strides"),
+      attr("dilations"), attr("pads"), autoPad ? autoPad.getValue() : "NOTSET",
+      ceilMode);
+  if (failed(window))
+    return success();
+  for (int64_t i = 0, n = xType.getRank() - 2; i < n; ++i) {
+    std::optional<int64_t> size = getConstantIntValue(window->outSizes[i]),
+                           lo = getConstantIntValue(window->padLow[i]),
+                           hi = getConstantIntValue(window->padHigh[i]);
+    if (xType.isDynamicDim(i + 2) || !size || !lo || !hi || *size >= 0)
       continue;
-    int64_t padded = xType.getDimSize(i + 2) + pads[i] + pads[i + n];
-    int64_t window = (kernel[i] - 1) * dilations[i] + 1;
-    // ONNX: floor((padded - window) / stride) + 1 (0 is an empty output).
-    int64_t size = llvm::divideFloorSigned(padded - window, strides[i]) + 1;
-    if (size < 0)
-      return op->emitError()
-             << "'" << op->getName() << "': the window along spatial dim " << i
-             << " (kernel " << kernel[i] << ", dilation " << dilations[i]
-             << ": " << window
-             << " positions) is larger than the padded input ("
-             << xType.getDimSize(i + 2) << " + pads " << pads[i] << " + "
-             << pads[i + n] << " = " << padded << "): the output size would be "
-             << size;
+    int64_t in = xType.getDimSize(i + 2);
+    int64_t positions = ((*kernel)[i] - 1) * window->dilations[i] + 1;
+    return op->emitError() << "'" << op->getName()
+                           << "': the window along spatial dim " << i
+                           << " (kernel " << (*kernel)[i] << ", dilation "
+                           << window->dilations[i] << ": " << positions
+                           << " positions) is larger than the padded input ("
+                           << in << " + pads " << *lo << " + " << *hi << " = "
+                           << in + *lo + *hi << "): the output size would be "
+                           << *size;
   }
   return success();
 }

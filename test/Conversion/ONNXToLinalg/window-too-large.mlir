@@ -19,6 +19,15 @@ func.func @pool_too_large(%x: tensor<1x4x2x2xf32>) -> tensor<1x4x?x?xf32> {
 
 // -----
 
+// auto_pad VALID, a dynamic batch (its tensor.dim is built and thrown away).
+func.func @valid_too_large(%x: tensor<?x4x2x2xf32>, %w: tensor<2x4x5x5xf32>) -> tensor<?x2x?x?xf32> {
+  // expected-error @+1 {{'onnx.Conv': the window along spatial dim 0 (kernel 5, dilation 1: 5 positions) is larger than the padded input (2 + pads 0 + 0 = 2): the output size would be -1}}
+  %0 = "onnx.Conv"(%x, %w) <{auto_pad = "VALID", strides = [2, 2]}> : (tensor<?x4x2x2xf32>, tensor<2x4x5x5xf32>) -> tensor<?x2x?x?xf32>
+  return %0 : tensor<?x2x?x?xf32>
+}
+
+// -----
+
 // One position short of the window: an empty output (size 0), which ONNX
 // allows; no error.
 func.func @empty_output(%x: tensor<1x4x4x4xf32>, %w: tensor<2x4x5x5xf32>) -> tensor<1x2x0x0xf32> {

@@ -258,6 +258,10 @@ struct SlidingWindow {
   SmallVector<OpFoldResult> outSizes;
 };
 
+/// A conv's kernel sizes: kernel_shape, or W's (static) spatial dims.
+FailureOr<SmallVector<int64_t>> getKernelShape(ArrayAttr kernelShape,
+                                               RankedTensorType wType);
+
 /// Computes the window of `input` (a ranked N x C x spatial tensor) given
 /// the op's attributes (null ArrayAttrs take ONNX's defaults). Fails on an
 /// unknown auto_pad or attribute lengths that do not match the rank.
