@@ -354,9 +354,11 @@ struct TileAndVectorizePass
       rewriter.setInsertionPoint(remaining);
       auto [first, second] = linalg::splitOp(rewriter, remaining, nDim,
                                              rewriter.getIndexAttr(width));
-      if (!first || !second)
-        return parts.empty() ? SmallVector<linalg::LinalgOp>{op} : parts;
+      if (!first)
+        break; // Not split: what is left is register-tiled as one part.
       parts.push_back(cast<linalg::LinalgOp>(first.getOperation()));
+      if (!second)
+        return parts; // Nothing left (cannot happen: width < the size).
       remaining = second;
     }
     parts.push_back(cast<linalg::LinalgOp>(remaining.getOperation()));
