@@ -104,6 +104,13 @@ func.func @contiguous_read(%m: memref<4x8xf32>, %i: index) -> vector<8xf32> {
 // UNROLL-COUNT-32: vector.fma
 // UNROLL-NOT: vector.fma
 // UNROLL: scf.yield
+// A packed matmul's tile (onnxc-pack-matmul-weights: k, i, panel, j; the
+// accumulator 8 x 1 x 32) is unrolled as well.
+// UNROLL-LABEL: func.func @unroll_packed
+// UNROLL: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4]] iter_args
+// UNROLL-COUNT-32: vector.fma
+// UNROLL-NOT: vector.fma
+// UNROLL: scf.yield
 
 // A register tile's k loop reading its 8 x 1 A column from a memref also
 // prefetches one row of it per step, in turn (row i + k mod 8), 64 elements
@@ -161,4 +168,27 @@ func.func @unroll_count(%a: memref<64x256xf32>, %b: memref<256x32xf32>, %i: inde
     scf.yield %n : vector<8x32xf32>
   }
   return %r : vector<8x32xf32>
+}
+
+// The tile of a packed matmul, as onnxc-tile-and-vectorize leaves it.
+func.func @unroll_packed(%a: memref<64x256xf32>, %b: memref<4x256x32xf32>,
+                         %i: index, %p: index,
+                         %acc: vector<8x1x32xf32>) -> vector<8x1x32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%c = %acc) -> (vector<8x1x32xf32>) {
+    %va = vector.transfer_read %a[%i, %k], %pad {in_bounds = [true, true]} : memref<64x256xf32>, vector<8x1xf32>
+    %vb = vector.transfer_read %b[%p, %k, %c0], %pad {in_bounds = [true, true, true]} : memref<4x256x32xf32>, vector<1x1x32xf32>
+    %n = vector.contract {
+           indexing_maps = [affine_map<(k, m, p, n) -> (m, k)>,
+                            affine_map<(k, m, p, n) -> (p, k, n)>,
+                            affine_map<(k, m, p, n) -> (m, p, n)>],
+           iterator_types = ["reduction", "parallel", "parallel", "parallel"],
+           kind = #vector.kind<add>} %va, %vb, %c
+         : vector<8x1xf32>, vector<1x1x32xf32> into vector<8x1x32xf32>
+    scf.yield %n : vector<8x1x32xf32>
+  }
+  return %r : vector<8x1x32xf32>
 }

@@ -227,18 +227,26 @@ def PackMatmulWeights : Pass<"onnxc-pack-matmul-weights", "func::FuncOp"> {
     repacked into panels of panel-width columns, Bp (N/nr x K x nr; a
     linalg.transpose of B expanded to K x N/nr x nr, zero-padded to whole
     panels, which onnxc-hoist-constants then runs once). The matmul becomes
-    a loop over the panels (marked parallel), each a linalg.matmul of A by
-    the panel (K x nr) into C's nr columns (a fill init is rebuilt at the
-    padded width, other inits get zero columns; the extra columns are
-    sliced off). A dynamic M: A and C are zero-padded once to whole blocks
-    of 64 rows, and each panel's loop runs one static 64-row matmul per
-    block.
+    linalg.contract ops over (k, i, p, j): A (i, k) by Bp (p, k, j) into C
+    viewed as M x N/nr x nr (i, p, j), with the reduction dim first, so that
+    onnxc-tile-and-vectorize's cache tiles (in dim order) walk k chunks,
+    then row blocks, then panels. 8 or more panels go in an even number of
+    groups of at most 32 panels (a group's chunk of 256 rows of Bp is at
+    most 1 MiB, half an L2), a loop over the groups marked parallel (the
+    threads' loop: equal shares on 2 cores), each group one contraction
+    over its slices of Bp and C; N is zero-padded to whole groups (a fill
+    init is rebuilt at the padded width, other inits get zero columns; the
+    extra columns are sliced off). A dynamic M: A and C are zero-padded
+    once to whole blocks of 64 rows; in each group, a loop over chunks of
+    256 columns of A holds a loop over the row blocks (marked parallel when
+    there is one group), one static 64-row contraction per block and chunk,
+    so that the blocks share the chunk of the group's panels in cache.
 
-    onnxc-tile-and-vectorize tiles each panel's matmul as usual: a panel
-    stays in cache for every row block of A, and each register tile reads
-    its columns of B as one contiguous row per k, instead of
-    strided rows of a matrix too large for the cache (BERT's 768 x 3072
-    weights: 137 -> 180 GFLOP/s).
+    Each register tile reads its columns of B as one contiguous row per k,
+    instead of strided rows of a matrix too large for the cache (BERT's
+    768 x 3072 weights: 137 -> 180 GFLOP/s); the k-first order took sgemm
+    1024^3 from 11.2-12.5 to 10.5-11.9 ms (panels outermost, the whole of
+    A was read from memory once per panel).
   }];
   let options = [
     Option<"panelWidth", "panel-width", "int64_t", /*default=*/"32",
@@ -457,7 +465,8 @@ def LowerVectors : Pass<"onnxc-lower-vectors", "func::FuncOp"> {
     prefetch are left alone, so that the pass can run again.
 
     Then the k loops of whole register tiles (a contraction of at least
-    8 x 32 carried in the loop's only iter_arg) are unrolled unroll-k
+    8 x 32, unit dims aside, carried in the loop's only iter_arg: a packed
+    matmul's tiles are 12 x 1 x 32) are unrolled unroll-k
     times, so that fewer loop instructions compete with the FMAs for
     their ports: sgemm 1024^3 12.2 -> 11.2 ms on the Intel host (4; 2 gave
     nothing, 8 no more), at the price of more code (DenseNet-121 compiles
