@@ -1,12 +1,12 @@
 // RUN: onnx-mlir-opt %s --split-input-file --onnxc-pack-matmul-weights=panel-width=4 | FileCheck %s
 
 // A weight of 8 x 12 (three panels of 4 columns): repacked into 3 x 8 x 4;
-// the matmul becomes one linalg.contract over (k, i, p, j) into the
-// accumulator viewed as 5 x 3 x 4, k first (onnxc-tile-and-vectorize's
-// cache tiles walk k chunks, then row blocks, then panels).
-// CHECK-DAG: #[[MA:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0)>
-// CHECK-DAG: #[[MB:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>
-// CHECK-DAG: #[[MC:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+// the matmul becomes one linalg.contract over (i, p, j, k) into the
+// accumulator viewed as 5 x 3 x 4. With fewer rows than a cache tile (48)
+// the reduction dim comes last: each panel is read as one stream.
+// CHECK-DAG: #[[MA:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
+// CHECK-DAG: #[[MB:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>
+// CHECK-DAG: #[[MC:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @packed
 // CHECK: %[[W:.*]] = arith.constant dense<1.000000e+00> : tensor<8x12xf32>
 // CHECK: %[[F:.*]] = linalg.fill
@@ -179,4 +179,23 @@ func.func @chunked(%a: tensor<?x600xf32>) -> tensor<?x32xf32> {
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<?x32xf32>) -> tensor<?x32xf32>
   %r = linalg.matmul ins(%a, %w : tensor<?x600xf32>, tensor<600x32xf32>) outs(%c : tensor<?x32xf32>) -> tensor<?x32xf32>
   return %r : tensor<?x32xf32>
+}
+
+// -----
+
+// 48 rows or more: the reduction dim first, (k, i, p, j), so that
+// onnxc-tile-and-vectorize's cache tiles walk k chunks, then row blocks,
+// then panels.
+// CHECK-DAG: #[[TA:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0)>
+// CHECK-DAG: #[[TB:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>
+// CHECK-DAG: #[[TC:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+// CHECK-LABEL: func.func @tall
+// CHECK: linalg.contract indexing_maps = [#[[TA]], #[[TB]], #[[TC]]] ins(%arg0, %{{.*}} : tensor<48x8xf32>, tensor<3x8x4xf32>) outs(%{{.*}} : tensor<48x3x4xf32>)
+func.func @tall(%a: tensor<48x8xf32>) -> tensor<48x12xf32> {
+  %w = arith.constant dense<1.0> : tensor<8x12xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<48x12xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x12xf32>) -> tensor<48x12xf32>
+  %r = linalg.matmul ins(%a, %w : tensor<48x8xf32>, tensor<8x12xf32>) outs(%c : tensor<48x12xf32>) -> tensor<48x12xf32>
+  return %r : tensor<48x12xf32>
 }

@@ -230,7 +230,9 @@ def PackMatmulWeights : Pass<"onnxc-pack-matmul-weights", "func::FuncOp"> {
     linalg.contract ops over (k, i, p, j): A (i, k) by Bp (p, k, j) into C
     viewed as M x N/nr x nr (i, p, j), with the reduction dim first, so that
     onnxc-tile-and-vectorize's cache tiles (in dim order) walk k chunks,
-    then row blocks, then panels. 8 or more panels go in an even number of
+    then row blocks, then panels; a static M under 48 rows (a classifier's
+    single row) puts k last instead, (i, p, j, k), so that each panel is
+    read as one stream. 8 or more panels go in an even number of
     groups of at most 32 panels (a group's chunk of 256 rows of Bp is at
     most 1 MiB, half an L2), a loop over the groups marked parallel (the
     threads' loop: equal shares on 2 cores), each group one contraction
