@@ -170,6 +170,7 @@ struct ConvertONNXToLinalgPass
     populateResizePatterns(converter, patterns);
     populateEinsumPatterns(converter, patterns);
     populateGridSamplePatterns(converter, patterns);
+    populateRecurrentPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -56,6 +56,10 @@ void populateEinsumPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateGridSamplePatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns);
+/// RNN, GRU and LSTM: a loop over the time steps per direction
+/// (Recurrent.cpp).
+void populateRecurrentPatterns(const TypeConverter &converter,
+                               RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
