@@ -1,11 +1,12 @@
 //===- Recurrent.cpp - RNN, GRU and LSTM to linalg and scf ----------------===//
 //
-// Each direction is an scf.for over the time steps carrying the hidden
-// state (and the LSTM's cell state) and a tensor of the step outputs. A
-// step multiplies the step's input rows and the hidden state by W and R
-// (contractions over their last dims, so that W and R are read as ONNX
-// stores them), then one linalg.generic over (batch, hidden) applies the
-// gate equations, reading each gate's columns through an offset map.
+// Each direction first projects the inputs of every step, X x W^T as one
+// [seq*batch, gates*hidden] contraction, then is an scf.for over the time
+// steps carrying the hidden state (and the LSTM's cell state) and a tensor
+// of the step outputs. A step multiplies the hidden state by R (W and R are
+// contracted over their last dims: read as ONNX stores them), then one
+// linalg.generic over (batch, hidden) applies the gate equations to each
+// gate's columns.
 // sequence_lens: a batch row whose sequence has ended keeps its state and
 // outputs zeros; the reverse direction walks each row from its own last
 // step (its inputs are gathered per row, its outputs put back in time
@@ -120,8 +121,9 @@ Value applyActivation(OpBuilder &b, Location loc, const Activation &act,
         b, loc, neg, arith::MulFOp::create(b, loc, c(act.alpha), x), x);
   }
   if (n == "ThresholdedRelu") {
+    // The RNN ops' spec: x if x >= alpha.
     Value above =
-        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, c(act.alpha));
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, c(act.alpha));
     return arith::SelectOp::create(b, loc, above, x, c(0));
   }
   if (n == "ScaledTanh")
@@ -340,6 +342,20 @@ public:
       Value steps = createFilled(
           rewriter, loc, stepsType,
           {seq, batch, rewriter.getIndexAttr(hid)}, zero);
+      // The inputs' projection for every step at once, X x W^T as one
+      // [seq*batch, gates*hid] contraction (the loop keeps only H x R^T).
+      Value xw;
+      {
+        SmallVector<ReassociationIndices> merge{{0, 1}, {2}};
+        Value rows = tensor::CollapseShapeOp::create(rewriter, loc, x, merge);
+        Value product = matmulTransposed(rewriter, loc, rows, wd);
+        auto type = RankedTensorType::get(
+            {staticSeq, staticBatch, gates * hid}, elem);
+        xw = tensor::ExpandShapeOp::create(
+            rewriter, loc, type, product, merge,
+            ArrayRef<OpFoldResult>{seq, batch,
+                                   rewriter.getIndexAttr(gates * hid)});
+      }
       SmallVector<Value> inits{h0, steps};
       if (c0)
         inits.push_back(c0);
@@ -348,7 +364,7 @@ public:
           seqValue, arith::ConstantIndexOp::create(rewriter, loc, 1), inits,
           [&](OpBuilder &b, Location l, Value t, ValueRange args) {
             SmallVector<Value> next =
-                step(b, l, t, seqValue, args, x, wd, rd, rh, bd, pd, lens,
+                step(b, l, t, seqValue, args, xw, rd, rh, bd, pd, lens,
                      reverse, dirActs, clip, linearBeforeReset, inputForget,
                      hid, gates, stateType, stateSizes);
             scf::YieldOp::create(b, l, next);
@@ -412,7 +428,7 @@ private:
   /// One time step: the next hidden state, step outputs (and cell state).
   static SmallVector<Value>
   step(OpBuilder &b, Location loc, Value t, Value seq, ValueRange args,
-       Value x, Value wd, Value rd, Value rh, Value bd, Value pd, Value lens,
+       Value x, Value rd, Value rh, Value bd, Value pd, Value lens,
        bool reverse, ArrayRef<Activation> acts, std::optional<double> clip,
        bool linearBeforeReset, bool inputForget, int64_t hid, int64_t gates,
        RankedTensorType stateType, ArrayRef<OpFoldResult> stateSizes) {
@@ -420,8 +436,9 @@ private:
     Value c = args.size() > 2 ? args[2] : Value();
     Type elem = stateType.getElementType();
     MLIRContext *ctx = b.getContext();
-    // The input rows of this step: row b of X at its time index (the
-    // reverse direction with sequence lengths: each row from its own end).
+    // The projected input rows of this step (`x` is X x W^T for every
+    // step, [seq, batch, gates*hid]): row b at its time index (the reverse
+    // direction with sequence lengths: each row from its own end).
     Value xt;
     if (reverse && lens) {
       auto xType = cast<RankedTensorType>(x.getType());
@@ -457,7 +474,7 @@ private:
             arith::ConstantIndexOp::create(b, loc, 1));
       xt = dropDim0(b, loc, x, at);
     }
-    Value xw = matmulTransposed(b, loc, xt, wd);
+    Value xw = xt;
     Value hr = matmulTransposed(b, loc, h, rd);
 
     // Gate g's columns of a [rows, gates*hid] tensor, the k-th hid-long
