@@ -258,8 +258,8 @@ LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
   };
 
   // A dynamic M: A and C padded once to whole blocks of kRowBlock rows, so
-  // that each panel's matmuls have static shapes (padding inside the panel
-  // loop would copy A per panel and keep the loop off the threads). When M
+  // that every contraction has a static shape (padding inside the group and
+  // chunk loops would copy A once per group and chunk). When M
   // is a multiple of the block at run time (a batch of 128-token
   // sequences), the loop reads A and writes C as they are: the padded
   // copies of both (a fifth of a dynamic BERT encoder's time) are skipped.

@@ -177,8 +177,8 @@ struct TileAndVectorizePass
       }
     // The inner loop's pads of operands it does not slice go out of the
     // outer one, and out of the loops around the op that do not slice them
-    // (onnxc-pack-matmul-weights' panel loop, where A would be padded once
-    // per panel).
+    // (onnxc-pack-matmul-weights' group loop, where A would be padded once
+    // per group).
     for (LoopLikeOpInterface loop : llvm::reverse(loops))
       moveLoopInvariantCode(loop);
     if (!loops.empty())

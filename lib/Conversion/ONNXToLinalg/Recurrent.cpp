@@ -445,34 +445,17 @@ private:
       auto rowsType = RankedTensorType::get(
           {xType.getDimSize(1), xType.getDimSize(2)}, elem);
       SmallVector<OpFoldResult> dims = getDims(b, loc, x);
-      Value init = createEmpty(b, loc, rowsType, {dims[1], dims[2]});
-      AffineMap id = AffineMap::getMultiDimIdentityMap(2, ctx);
-      xt = linalg::GenericOp::create(
-               b, loc, TypeRange{rowsType}, ValueRange{}, ValueRange{init},
-               SmallVector<AffineMap>{id},
-               SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
-               [&](OpBuilder &b, Location l, ValueRange) {
-                 Value row = linalg::IndexOp::create(b, l, 0);
-                 Value col = linalg::IndexOp::create(b, l, 1);
-                 Value len = rowLength(b, l, lens, row);
-                 // max(len - 1 - t, 0): rows that ended read step 0.
-                 Value at = arith::SubIOp::create(
-                     b, l, arith::SubIOp::create(b, l, len, t),
-                     arith::ConstantIndexOp::create(b, l, 1));
-                 at = arith::MaxSIOp::create(
-                     b, l, at, arith::ConstantIndexOp::create(b, l, 0));
-                 Value v = tensor::ExtractOp::create(b, l, x,
-                                                     ValueRange{at, row, col});
-                 linalg::YieldOp::create(b, l, v);
-               })
-               .getResult(0);
+      // Rows that ended read step 0 (their outputs are zeros).
+      xt = buildIndexedGeneric(
+          b, loc, rowsType, {dims[1], dims[2]}, ValueRange{}, {},
+          [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+            Value at =
+                fromEnd(b, l, rowLength(b, l, lens, ivs[0]), t).first;
+            return tensor::ExtractOp::create(b, l, x,
+                                             ValueRange{at, ivs[0], ivs[1]});
+          });
     } else {
-      Value at = t;
-      if (reverse)
-        at = arith::SubIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, seq, t),
-            arith::ConstantIndexOp::create(b, loc, 1));
-      xt = dropDim0(b, loc, x, at);
+      xt = dropDim0(b, loc, x, reverse ? fromEnd(b, loc, seq, t).first : t);
     }
     Value xw = xt;
     Value hr = matmulTransposed(b, loc, h, rd);
@@ -669,32 +652,28 @@ private:
   static Value reorder(OpBuilder &b, Location loc, Value steps, Value lens,
                        Value seq) {
     auto type = cast<RankedTensorType>(steps.getType());
-    Value init = createEmpty(b, loc, type, getDims(b, loc, steps));
-    AffineMap id = AffineMap::getMultiDimIdentityMap(3, b.getContext());
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-               SmallVector<AffineMap>{id},
-               SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
-               [&](OpBuilder &b, Location l, ValueRange) {
-                 Value s = linalg::IndexOp::create(b, l, 0);
-                 Value row = linalg::IndexOp::create(b, l, 1);
-                 Value col = linalg::IndexOp::create(b, l, 2);
-                 Value len = lens ? rowLength(b, l, lens, row) : seq;
-                 Value zeroIdx = arith::ConstantIndexOp::create(b, l, 0);
-                 Value at = arith::SubIOp::create(
-                     b, l, arith::SubIOp::create(b, l, len, s),
-                     arith::ConstantIndexOp::create(b, l, 1));
-                 Value inside = arith::CmpIOp::create(
-                     b, l, arith::CmpIPredicate::sge, at, zeroIdx);
-                 Value clamped = arith::MaxSIOp::create(b, l, at, zeroIdx);
-                 Value v = tensor::ExtractOp::create(
-                     b, l, steps, ValueRange{clamped, row, col});
-                 Value zero = createScalarConstant(b, l, type.getElementType(), 0);
-                 linalg::YieldOp::create(
-                     b, l,
-                     ValueRange{arith::SelectOp::create(b, l, inside, v, zero)});
-               })
-        .getResult(0);
+    return buildIndexedGeneric(
+        b, loc, type, getDims(b, loc, steps), ValueRange{}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          Value len = lens ? rowLength(b, l, lens, ivs[1]) : seq;
+          auto [at, inside] = fromEnd(b, l, len, ivs[0]);
+          Value v = tensor::ExtractOp::create(b, l, steps,
+                                              ValueRange{at, ivs[1], ivs[2]});
+          Value zero = createScalarConstant(b, l, type.getElementType(), 0);
+          return arith::SelectOp::create(b, l, inside, v, zero);
+        });
+  }
+
+  /// Time len - 1 - s (step s of a row walked from its own end), clamped at
+  /// 0, and whether it is >= 0 (the row still has that step).
+  static std::pair<Value, Value> fromEnd(OpBuilder &b, Location l, Value len,
+                                         Value s) {
+    Value zero = arith::ConstantIndexOp::create(b, l, 0);
+    Value at = arith::SubIOp::create(b, l, arith::SubIOp::create(b, l, len, s),
+                                     arith::ConstantIndexOp::create(b, l, 1));
+    Value inside =
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, at, zero);
+    return {arith::MaxSIOp::create(b, l, at, zero), inside};
   }
 };
 
