@@ -7,14 +7,15 @@
 // contracted over their last dims: read as ONNX stores them), then one
 // linalg.generic over (batch, hidden) applies the gate equations to each
 // gate's columns.
-// sequence_lens: a batch row whose sequence has ended keeps its state and
-// outputs zeros; the reverse direction walks each row from its own last
+// sequence_lens (checked at run time to lie in [0, seq]): a batch row
+// whose sequence has ended keeps its state and outputs zeros; the reverse direction walks each row from its own last
 // step (its inputs are gathered per row, its outputs put back in time
 // order after the loop).
 //
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "onnxc/Conversion/RuntimeChecks.h"
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -315,6 +316,14 @@ public:
     Value zero = createScalarConstant(rewriter, loc, elem, 0);
     Value zeros = createFilled(rewriter, loc, stateType, stateSizes, zero);
     Value seqValue = getValueOrCreateConstantIndexOp(rewriter, loc, seq);
+    // Lengths in [0, seq] (the reverse direction reads X at len - 1 - t).
+    if (lens)
+      emitIndexRangeCheck(
+          rewriter, loc, op, lens,
+          arith::AddIOp::create(rewriter, loc, seqValue,
+                                arith::ConstantIndexOp::create(rewriter, loc, 1)),
+          /*allowNegative=*/false,
+          "in sequence_lens (a row's length is at most the sequence length)");
 
     SmallVector<Value> ys, hs, cs;
     for (int64_t d = 0; d < dirs; ++d) {

@@ -172,6 +172,9 @@ def main():
     build(out, "gru_bidi", "GRU", 3, 2, 2, 3, "bidirectional", lbr=1,
           acts=[("HardSigmoid", 0.3, 0.6), ("Softsign", 0, 0),
                 ("Sigmoid", 0, 0), ("LeakyRelu", 0.2, 0)])
+    # Lengths outside [0, seq]: a run-time error, not a read out of bounds.
+    np.save(os.path.join(out, "gru_reverse_lens_long.npy"), np.array([6, 2], np.int32))
+    np.save(os.path.join(out, "gru_reverse_lens_negative.npy"), np.array([2, -1], np.int32))
     build(out, "rnn_clip", "RNN", 4, 2, 3, 3, "forward", lens=[3, 4], clip=0.5,
           acts=[("LeakyRelu", 0.1, 0)], outputs=("Y_h",))
 
