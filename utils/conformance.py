@@ -39,6 +39,13 @@ suite folder, or came out SKIP), unless --filter leaves it out. A selected
 suite whose folder is missing is an error (exit 2); --allow-missing-suite
 skips it instead, for a checkout without the data.
 
+With --target cuda every model is compiled with `onnxc --target=cuda`
+(--gpu-arch, a fat binary: its PTX goes through CUDA's ptxas) and, with
+--compile-only (as on machines without a GPU), a test PASSes when it
+compiles; the lists checked are the same CPU lists: every test that passes
+on the CPU must compile for CUDA. Without CUDA's ptxas the cuda sweep is
+skipped (exit 0, "skipped: no ptxas").
+
   utils/conformance.py                          # check both suites
   utils/conformance.py --suite onnx-1.23 --filter 'node/test_(add|sub)'
   utils/conformance.py --update                 # rewrite the lists
@@ -236,7 +243,8 @@ def run_test(test, args, procs, tmp_root):
     work = tempfile.mkdtemp(prefix=test.name.replace("/", "_") + ".", dir=tmp_root)
     try:
         lib = os.path.join(work, "model.so")
-        rc, out, err = procs.run([args.onnxc, test.model, "-o", lib], args.timeout)
+        rc, out, err = procs.run([args.onnxc, test.model, "-o", lib] + args.target_flags,
+                                 args.timeout)
         if rc is None:
             return "TIMEOUT", "onnxc: compile took more than %ds" % args.timeout
         if rc < 0:
@@ -248,6 +256,8 @@ def run_test(test, args, procs, tmp_root):
             return status, msg
         if not os.path.exists(lib):
             return "COMPILE_ERROR", "onnxc exited 0 but wrote no %s" % os.path.basename(lib)
+        if args.compile_only:
+            return "PASS", ""
 
         tolerance = ["--rtol", repr(test.rtol), "--atol", repr(test.atol)]
         if args.check_determinism:
@@ -329,7 +339,24 @@ def main(argv=None):
                     help="default absolute tolerance (per-test overrides still apply)")
     ap.add_argument("--report", default=os.path.join(ROOT, "build", "conformance-results.txt"),
                     help="write every result line to this file (default: %(default)s)")
+    ap.add_argument("--target", choices=["cpu", "cuda"], default="cpu",
+                    help="what onnxc compiles for (default: %(default)s)")
+    ap.add_argument("--gpu-arch", default="sm_90", help="--target cuda: onnxc --gpu-arch")
+    ap.add_argument("--compile-only", action="store_true",
+                    help="a test passes when it compiles (its lists are still checked)")
     args = ap.parse_args(argv)
+    args.target_flags = []
+    if args.target == "cuda":
+        if args.update:
+            print("error: --update rewrites the CPU lists; not with --target cuda",
+                  file=sys.stderr)
+            return 2
+        if not shutil.which("ptxas") and not os.path.exists("/usr/local/cuda/bin/ptxas") \
+                and not os.environ.get("CUDA_HOME"):
+            print("skipped: no ptxas (CUDA toolkit) to assemble the PTX with")
+            return 0
+        args.target_flags = ["--target=cuda", "--gpu-arch=" + args.gpu_arch,
+                             "--gpu-binary=fatbin"]
 
     for tool in (args.onnxc, args.onnxc_run):
         if not os.access(tool, os.X_OK):

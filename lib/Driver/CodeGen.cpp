@@ -9,7 +9,10 @@
 #include "onnxc/Support/ProtoConversion.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
@@ -162,6 +165,17 @@ FailureOr<ModelSignature> mlir::onnxc::getModelSignature(func::FuncOp entry) {
 // LLVM IR
 //===----------------------------------------------------------------------===//
 
+void mlir::onnxc::registerTranslations(DialectRegistry &registry) {
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  // The CUDA target: kernels to PTX (gpu-module-to-binary) and the
+  // embedded binaries with their launches to LLVM IR.
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+}
+
 std::unique_ptr<llvm::Module>
 mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
                                StringRef entryName,
@@ -178,8 +192,7 @@ mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   }
 
   DialectRegistry registry;
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
+  registerTranslations(registry);
   module->getContext()->appendDialectRegistry(registry);
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext, "onnxc_model");
@@ -497,20 +510,24 @@ LogicalResult mlir::onnxc::emitObjectFiles(std::unique_ptr<llvm::Module> module,
 //===----------------------------------------------------------------------===//
 
 /// The runtime archive: next to the running onnxc (build tree: ../lib).
-static std::string findRuntimeLibrary() {
+static std::string findRuntimeLibrary(StringRef name) {
   static int anchor;
   std::string exe = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
   SmallString<256> path(llvm::sys::path::parent_path(exe));
-  llvm::sys::path::append(path, "..", "lib", "libonnxc_runtime.a");
+  llvm::sys::path::append(path, "..", "lib", name);
   if (llvm::sys::fs::exists(path))
     return std::string(path);
-  return ONNXC_RUNTIME_LIBRARY;
+  SmallString<256> configured(
+      llvm::sys::path::parent_path(ONNXC_RUNTIME_LIBRARY));
+  llvm::sys::path::append(configured, name);
+  return std::string(configured);
 }
 
 LogicalResult mlir::onnxc::linkSharedObject(ArrayRef<std::string> objectFiles,
-                                            StringRef output,
+                                            StringRef output, bool cuda,
                                             std::string &error) {
-  std::string runtime = findRuntimeLibrary();
+  std::string runtime = findRuntimeLibrary("libonnxc_runtime.a");
+  std::string cudaRuntime = findRuntimeLibrary("libonnxc_runtime_cuda.a");
   auto linker = llvm::sys::findProgramByName(ONNXC_LINKER);
   if (!linker) {
     error = std::string("cannot find the linker ") + ONNXC_LINKER;
@@ -520,8 +537,11 @@ LogicalResult mlir::onnxc::linkSharedObject(ArrayRef<std::string> objectFiles,
                                  output};
   for (const std::string &object : objectFiles)
     args.push_back(object);
-  args.append({"--whole-archive", runtime, "--no-whole-archive", "--as-needed",
-               "-lm", "-lc", "--no-as-needed", "-z", "noexecstack",
+  args.append({"--whole-archive", runtime});
+  // The CUDA target's launches and managed memory (libcuda is dlopened).
+  if (cuda)
+    args.append({cudaRuntime, "--no-whole-archive", "--as-needed", "-ldl"});
+  args.append({"--no-whole-archive", "--as-needed", "-lm", "-lc", "--no-as-needed", "-z", "noexecstack",
                "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu"});
   // Builtins such as __truncsfhf2 (f16 without F16C) come from the static
   // libgcc; the shared object gains no run-time dependency from it.

@@ -87,30 +87,7 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
-                                             bool vectorize,
-                                             ConvLayout layout) {
-  bool nchwc = vectorize && layout != ConvLayout::NCHW;
-  if (nchwc) {
-    ConvNCHWcOptions options;
-    options.minFlopsPerMoved =
-        layout == ConvLayout::Auto ? kAutoNCHWcFlopsPerMoved : 0;
-    pm.addNestedPass<func::FuncOp>(createConvNCHWc(options));
-    pm.addPass(createCanonicalizerPass());
-  }
-  if (vectorize) {
-    pm.addNestedPass<func::FuncOp>(createConvToMatmul());
-    pm.addNestedPass<func::FuncOp>(createPackMatmulWeights());
-    pm.addPass(createCanonicalizerPass());
-  }
-  pm.addPass(createHoistConstants());
-  pm.addPass(createCanonicalizerPass());
-  if (vectorize) {
-    pm.addNestedPass<func::FuncOp>(createWriteIntoPads());
-    pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
-  }
+void mlir::onnxc::addBufferization(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.allowReturnAllocsFromLoops = true;
@@ -133,29 +110,16 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // subview become self-copies once CSE merges the subviews.
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());
-  if (nchwc)
-    pm.addPass(createLowerUkernels());
-  // Vector ops down to 1-D before buffer deallocation (whose ownership
-  // bookkeeping must not land inside vector.mask regions).
-  if (vectorize) {
-    pm.addNestedPass<func::FuncOp>(createLowerVectors());
-    VectorTransferToSCFOptions vectorToSCF;
-    vectorToSCF.enableFullUnroll().setTargetRank(1);
-    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
-    pm.addNestedPass<func::FuncOp>(createLowerVectors());
-    pm.addPass(createCanonicalizerPass());
-  }
+}
+
+void mlir::onnxc::addDeallocation(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createFreshResultBuffers());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addNestedPass<func::FuncOp>(createPlanBuffers());
-  if (vectorize)
-    pm.addNestedPass<func::FuncOp>(createParallelLinalgLoops());
-  pm.addPass(createConvertLinalgToLoopsPass());
-  pm.addPass(createLowerAffinePass());
-  if (vectorize)
-    pm.addPass(createOutlineParallelLoops());
-  pm.addPass(createSCFToControlFlowPass());
+}
+
+void mlir::onnxc::addHostLowering(OpPassManager &pm, bool vectorize) {
   pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
   // bf16 arithmetic runs in f32; the bf16 <-> f32 conversions become bit
   // operations, so no compiler-rt builtin is needed at link time.
@@ -193,6 +157,54 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   // Vector lowerings leave ub.poison (undefined lanes).
   pm.addPass(createUBToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
+                                             bool vectorize,
+                                             ConvLayout layout) {
+  bool nchwc = vectorize && layout != ConvLayout::NCHW;
+  if (nchwc) {
+    ConvNCHWcOptions options;
+    options.minFlopsPerMoved =
+        layout == ConvLayout::Auto ? kAutoNCHWcFlopsPerMoved : 0;
+    pm.addNestedPass<func::FuncOp>(createConvNCHWc(options));
+    pm.addPass(createCanonicalizerPass());
+  }
+  if (vectorize) {
+    pm.addNestedPass<func::FuncOp>(createConvToMatmul());
+    pm.addNestedPass<func::FuncOp>(createPackMatmulWeights());
+    pm.addPass(createCanonicalizerPass());
+  }
+  pm.addPass(createHoistConstants());
+  pm.addPass(createCanonicalizerPass());
+  if (vectorize) {
+    pm.addNestedPass<func::FuncOp>(createWriteIntoPads());
+    pm.addNestedPass<func::FuncOp>(createTileAndVectorize());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+  addBufferization(pm);
+  if (nchwc)
+    pm.addPass(createLowerUkernels());
+  // Vector ops down to 1-D before buffer deallocation (whose ownership
+  // bookkeeping must not land inside vector.mask regions).
+  if (vectorize) {
+    pm.addNestedPass<func::FuncOp>(createLowerVectors());
+    VectorTransferToSCFOptions vectorToSCF;
+    vectorToSCF.enableFullUnroll().setTargetRank(1);
+    pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
+    pm.addNestedPass<func::FuncOp>(createLowerVectors());
+    pm.addPass(createCanonicalizerPass());
+  }
+  addDeallocation(pm);
+  if (vectorize)
+    pm.addNestedPass<func::FuncOp>(createParallelLinalgLoops());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  if (vectorize)
+    pm.addPass(createOutlineParallelLoops());
+  pm.addPass(createSCFToControlFlowPass());
+  addHostLowering(pm, vectorize);
   if (vectorize)
     pm.addPass(createDispatchParallelCalls());
   pm.addPass(createCanonicalizerPass());
@@ -209,6 +221,10 @@ void mlir::onnxc::registerPipelines() {
                              [](OpPassManager &pm) {
                                buildLinalgToLLVMPipeline(pm);
                              });
+  PassPipelineRegistration<>(
+      "onnxc-linalg-to-cuda",
+      "linalg on tensors -> LLVM dialect host code and CUDA kernels (sm_80)",
+      [](OpPassManager &pm) { buildLinalgToCUDAPipeline(pm, CUDAOptions()); });
   PassPipelineRegistration<>(
       "onnxc-linalg-to-llvm-nchwc",
       "linalg on tensors -> LLVM dialect, convs in the NCHWc layout",

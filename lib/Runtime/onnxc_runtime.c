@@ -42,6 +42,15 @@ void onnxc_rt_run_end(void);
 
 #define EXPORT __attribute__((visibility("default")))
 
+/* The CUDA target's part (onnxc_cuda.c), linked only into models compiled
+ * for CUDA: where it is, buffers come from CUDA managed memory, each run
+ * first makes the device current (ending the run with
+ * ONNXC_ERROR_DEVICE when there is none), and the inputs are copied into
+ * managed buffers for the kernels to read. */
+extern void *onnxc_rt_device_malloc(size_t size) __attribute__((weak));
+extern void onnxc_rt_device_free(void *p) __attribute__((weak));
+extern void onnxc_rt_device_enter(void) __attribute__((weak));
+
 typedef struct {
   char *name;
   int32_t dtype;
@@ -139,12 +148,23 @@ static int cache_give(void *raw, size_t total) {
   return kept;
 }
 
+static void *raw_alloc(size_t size) {
+  return onnxc_rt_device_malloc ? onnxc_rt_device_malloc(size) : malloc(size);
+}
+
+static void raw_free(void *p) {
+  if (onnxc_rt_device_free)
+    onnxc_rt_device_free(p);
+  else
+    free(p);
+}
+
 __attribute__((destructor)) static void free_cache(void) {
   for (int i = 0; i < CACHE_CLASSES; ++i) {
     while (g_cache[i]) {
       void *next;
       memcpy(&next, g_cache[i], sizeof next);
-      free(g_cache[i]);
+      raw_free(g_cache[i]);
       g_cache[i] = next;
     }
   }
@@ -174,6 +194,17 @@ __attribute__((noreturn)) static void abort_run(onnxc_status code) {
   longjmp(g_run->jump, 1);
 }
 
+/* For the runtime's other parts: ends the current run with `code` and the
+ * message. */
+__attribute__((noreturn)) void onnxc_rt_abort(onnxc_status code,
+                                              const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(g_error, sizeof(g_error), fmt, ap);
+  va_end(ap);
+  abort_run(code);
+}
+
 static void *allocate(size_t size, size_t alignment) {
   if (alignment < 16)
     alignment = 16;
@@ -194,7 +225,7 @@ static void *allocate(size_t size, size_t alignment) {
     }
   }
   if (!raw)
-    raw = malloc(total);
+    raw = raw_alloc(total);
   if (!raw) {
     fail(ONNXC_ERROR_OUT_OF_MEMORY,
          "out of memory: cannot allocate a buffer of %zu bytes", size);
@@ -224,7 +255,7 @@ static void release(void *p) {
   alloc_header *h = (alloc_header *)((char *)p - sizeof(alloc_header));
   unlink_buffer(h);
   if (h->total < CACHE_MIN_BYTES || !cache_give(h->raw, h->total))
-    free(h->raw);
+    raw_free(h->raw);
 }
 
 static void release_all(run_context *run) {
@@ -277,6 +308,27 @@ __attribute__((noreturn)) void onnxc_rt_fail(int32_t message, int64_t v0,
 static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int g_init_done;
 
+static size_t dtype_size(int32_t dtype);
+
+/* The CUDA target: each input descriptor (args[1..]) is pointed at a copy
+ * in a buffer of the run (managed memory), which kernels can read. */
+static void stage_inputs(void **args) {
+  for (int i = 0; i < g_num_inputs; ++i) {
+    int64_t *w = args[1 + i];
+    int r = g_inputs[i].rank;
+    size_t bytes = dtype_size(g_inputs[i].dtype);
+    for (int d = 0; d < r; ++d)
+      bytes *= (size_t)w[3 + d];
+    if (!bytes)
+      continue;
+    void *copy = allocate(bytes, 64), *data;
+    memcpy(&data, &w[1], sizeof data);
+    memcpy(copy, data, bytes);
+    memcpy(&w[0], &copy, sizeof copy);
+    memcpy(&w[1], &copy, sizeof copy);
+  }
+}
+
 /* Runs the generated code; on a failed check or allocation, frees every
  * buffer of the run and returns the status. */
 static onnxc_status call_entry(run_context *run, void **args) {
@@ -293,6 +345,10 @@ static onnxc_status call_entry(run_context *run, void **args) {
     g_run = outer;
     release_all(run);
     return run->status;
+  }
+  if (onnxc_rt_device_enter) {
+    onnxc_rt_device_enter();
+    stage_inputs(args);
   }
   if (!__atomic_load_n(&g_init_done, __ATOMIC_ACQUIRE)) {
     pthread_mutex_lock(&g_init_lock);

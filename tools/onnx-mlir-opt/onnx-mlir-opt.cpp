@@ -1,5 +1,6 @@
 //===- onnx-mlir-opt.cpp - mlir-opt with the onnxc dialects and passes ----===//
 
+#include "onnxc/Driver/CodeGen.h"
 #include "onnxc/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -15,6 +16,7 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::onnxc::registerAllDialects(registry);
+  mlir::onnxc::registerTranslations(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "onnxc optimizer driver\n", registry));
 }

@@ -266,6 +266,8 @@ const char *statusName(onnxc_status status) {
     return "ONNXC_ERROR_OUT_OF_MEMORY";
   case ONNXC_ERROR_RUNTIME:
     return "ONNXC_ERROR_RUNTIME";
+  case ONNXC_ERROR_DEVICE:
+    return "ONNXC_ERROR_DEVICE";
   }
   return "unknown status";
 }

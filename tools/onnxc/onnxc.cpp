@@ -144,6 +144,37 @@ llvm::cl::opt<ConvLayout> layout(
                    "outweighs the layout changes, else nchw (default)")),
     llvm::cl::init(ConvLayout::Auto), llvm::cl::cat(onnxcCategory));
 
+enum class Target { CPU, CUDA };
+llvm::cl::opt<Target> target(
+    "target", llvm::cl::desc("What the model runs on"),
+    llvm::cl::values(
+        clEnumValN(Target::CPU, "cpu", "the host's CPU (default)"),
+        clEnumValN(Target::CUDA, "cuda",
+                   "NVIDIA GPUs: kernels as PTX (and a cubin for "
+                   "--gpu-arch when CUDA's ptxas is installed), launched "
+                   "by the shared object through libcuda")),
+    llvm::cl::init(Target::CPU), llvm::cl::cat(onnxcCategory));
+
+llvm::cl::opt<std::string> gpuArch(
+    "gpu-arch",
+    llvm::cl::desc("The GPU architecture of --target=cuda (sm_80, sm_90, "
+                   "...): the cubin's, and the oldest the PTX supports"),
+    llvm::cl::init("sm_80"), llvm::cl::cat(onnxcCategory));
+
+enum class GPUBinary { Auto, Fatbin, PTX };
+llvm::cl::opt<GPUBinary> gpuBinary(
+    "gpu-binary", llvm::cl::desc("What --target=cuda embeds"),
+    llvm::cl::values(
+        clEnumValN(GPUBinary::Auto, "auto",
+                   "fatbin when CUDA's ptxas and fatbinary are found, "
+                   "else ptx (default)"),
+        clEnumValN(GPUBinary::Fatbin, "fatbin",
+                   "a fat binary of the cubin and the PTX (needs ptxas "
+                   "and fatbinary)"),
+        clEnumValN(GPUBinary::PTX, "ptx",
+                   "PTX only, compiled by the driver at the first run")),
+    llvm::cl::init(GPUBinary::Auto), llvm::cl::cat(onnxcCategory));
+
 llvm::cl::opt<bool> timeStages(
     "time-stages",
     llvm::cl::desc("Print the wall time of each compilation stage and of "
@@ -270,6 +301,7 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   onnxc::registerAllDialects(registry);
+  onnxc::registerTranslations(registry);
   MLIRContext context(registry);
   context.disableMultithreading();
   // Diagnostics name the node; dumping the op adds noise (and would print
@@ -398,8 +430,33 @@ int main(int argc, char **argv) {
   if (convLayout == ConvLayout::Auto &&
       !onnxc::targetHasFeature(codegen, "avx512f"))
     convLayout = ConvLayout::NCHW;
+  onnxc::CUDAOptions cuda;
+  bool isCUDA = target == Target::CUDA;
+  if (isCUDA) {
+    StringRef arch = gpuArch;
+    unsigned sm = 0;
+    if (!arch.consume_front("sm_") || arch.getAsInteger(10, sm) || sm < 50)
+      return fail("--gpu-arch takes sm_<number> (sm_50 or newer), not '" +
+                  gpuArch + "'");
+    cuda.arch = gpuArch;
+    std::string toolkit = onnxc::findCUDAToolkit();
+    bool hasTools =
+        !toolkit.empty() &&
+        llvm::sys::fs::exists(toolkit + "/bin/ptxas") &&
+        llvm::sys::fs::exists(toolkit + "/bin/fatbinary");
+    if (gpuBinary == GPUBinary::Fatbin && !hasTools)
+      return fail("--gpu-binary=fatbin needs CUDA's ptxas and fatbinary "
+                  "(set CUDA_HOME or put ptxas on PATH)");
+    cuda.format = gpuBinary == GPUBinary::PTX ||
+                          (gpuBinary == GPUBinary::Auto && !hasTools)
+                      ? "isa"
+                      : "fatbin";
+  }
   if (failed(runPipeline("linalg -> LLVM dialect", [&](OpPassManager &pm) {
-        onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize, convLayout);
+        if (isCUDA)
+          onnxc::buildLinalgToCUDAPipeline(pm, cuda);
+        else
+          onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize, convLayout);
         if (nodeLineTables)
           onnxc::buildNodeLineTablesPipeline(pm);
       })))
@@ -476,7 +533,7 @@ int main(int argc, char **argv) {
   LogicalResult linked = [&] {
     TimingScope linkTimer = rootTimer.nest("link");
     return onnxc::linkSharedObject(ArrayRef(objectPaths).take_front(written),
-                                   outputFile, error);
+                                   outputFile, isCUDA, error);
   }();
   removeTemporaries();
   if (failed(linked))

@@ -70,8 +70,15 @@ LogicalResult emitObjectFiles(std::unique_ptr<llvm::Module> module,
                               ArrayRef<std::string> paths, unsigned &written,
                               std::string &error);
 
+/// `cuda` adds the runtime's CUDA part (lib/Runtime/onnxc_cuda.c).
 LogicalResult linkSharedObject(ArrayRef<std::string> objectFiles,
-                               StringRef output, std::string &error);
+                               StringRef output, bool cuda,
+                               std::string &error);
+
+/// Registers the translations to LLVM IR that onnxc's pipelines and
+/// translateToLLVMIR use (builtin, LLVM; GPU, NVVM and the NVVM target for
+/// the CUDA target).
+void registerTranslations(DialectRegistry &registry);
 
 } // namespace mlir::onnxc
 

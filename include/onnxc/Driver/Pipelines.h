@@ -11,6 +11,8 @@
 
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 namespace mlir::onnxc {
 
 /// The graph passes on the onnx dialect (shape-inferred): constant folding,
@@ -35,6 +37,35 @@ inline constexpr int64_t kAutoNCHWcFlopsPerMoved = 100;
 
 void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true,
                                ConvLayout layout = ConvLayout::NCHW);
+/// The pieces the CPU and CUDA pipelines share: one-shot bufferization
+/// (function boundaries included, arguments read-only); fresh result
+/// buffers, deallocation and the buffer plan; and the lowering of host code
+/// (memrefs, scf as control flow, math, arith) to the LLVM dialect, with
+/// buffers from the runtime's allocator. `vectorize` adds the vector
+/// lowerings and the math approximations of the vectorised CPU code.
+void addBufferization(OpPassManager &pm);
+void addDeallocation(OpPassManager &pm);
+void addHostLowering(OpPassManager &pm, bool vectorize);
+
+/// The CUDA target (onnxc --target=cuda): linalg on tensors -> kernels
+/// (onnxc-map-parallel-loops-to-gpu) in NVVM, compiled by LLVM's NVPTX
+/// backend into PTX (format "isa") or, with CUDA's ptxas and fatbinary,
+/// a fat binary of the arch's cubin and the PTX ("fatbin"); the host code
+/// in the LLVM dialect, launching them through the runtime's mgpu*
+/// functions (lib/Runtime/onnxc_cuda.c).
+struct CUDAOptions {
+  std::string arch = "sm_80"; // the cubin's and the PTX's target
+  std::string format = "fatbin"; // "fatbin", "bin" (cubin) or "isa" (PTX)
+  int64_t blockSize = 256;
+};
+void buildLinalgToCUDAPipeline(OpPassManager &pm, const CUDAOptions &options);
+/// The CUDA toolkit whose ptxas, fatbinary and libdevice the CUDA pipeline
+/// uses: MLIR's search (CUDA_ROOT, CUDA_HOME, CUDA_PATH), else the toolkit
+/// of the ptxas on PATH, else /usr/local/cuda; "" when there is none.
+std::string findCUDAToolkit();
+/// The PTX ISA version the NVPTX backend writes for `arch` ("+ptx80").
+std::string ptxFeaturesFor(llvm::StringRef arch);
+
 /// For profilers: gives every LLVM op the location `<node name>:1:0`, taken
 /// from the first NameLoc inside its location (the ONNX node it came from),
 /// and adds a subprogram to every function, so that the object file's line

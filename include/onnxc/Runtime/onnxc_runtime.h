@@ -16,6 +16,13 @@
  * TensorProto.DataType (1 = float, 7 = int64, 9 = bool stored as one byte,
  * ...).
  *
+ * A model compiled with --target=cuda has the same API and takes and gives
+ * host buffers. It loads libcuda.so.1 at its first run (the library itself
+ * needs no CUDA to load); without a driver or a device every run returns
+ * ONNXC_ERROR_DEVICE. Its outputs live in CUDA managed memory, readable
+ * from the host like any other; ONNXC_CUDA_DEVICE picks the device
+ * (default 0).
+ *
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_H
 #define ONNXC_RUNTIME_H
@@ -37,8 +44,12 @@ typedef enum onnxc_status {
   ONNXC_ERROR_SHAPE = 4,            /* a static dim differs, a dim is negative, or a
                                        symbolic dim gets two different values */
   ONNXC_ERROR_OUT_OF_MEMORY = 5,    /* an allocation failed (nothing leaks) */
-  ONNXC_ERROR_RUNTIME = 6           /* a run-time check failed: the message
+  ONNXC_ERROR_RUNTIME = 6,          /* a run-time check failed: the message
                                        names the node and the values */
+  ONNXC_ERROR_DEVICE = 7            /* a model compiled for CUDA found no
+                                       usable CUDA driver or device, or a
+                                       CUDA call failed (the message says
+                                       which) */
 } onnxc_status;
 
 /* Element types, as ONNX TensorProto.DataType. */

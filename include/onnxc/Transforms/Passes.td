@@ -486,4 +486,44 @@ def LowerVectors : Pass<"onnxc-lower-vectors", "func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def MapParallelLoopsToGPU
+    : Pass<"onnxc-map-parallel-loops-to-gpu", "func::FuncOp"> {
+  let summary = "Run each outermost scf.parallel as a GPU kernel launch";
+  let description = [{
+    The CUDA target's mapping (memrefs, after linalg -> parallel loops). An
+    outermost scf.parallel without reductions whose body neither calls,
+    allocates nor frees (a run-time check's failure call, an allocation,
+    must run on the host) becomes a `gpu.launch` of one thread per
+    iteration: its trip counts are multiplied into one linear count N,
+    blocks of `block-size` threads cover [0, N), and each thread whose
+    linear index is below N recovers the loop's induction variables from
+    it (the last dim varies fastest, so neighbouring threads touch
+    neighbouring elements) and runs the body. Nested scf.parallel and
+    scf.for loops inside run sequentially in that thread. A count of zero
+    launches nothing. Loops it leaves run on the host (on managed memory).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads per block">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def DeviceGlobals : Pass<"onnxc-device-globals", "ModuleOp"> {
+  let summary = "Host code reaches the model's globals through device copies";
+  let description = [{
+    The CUDA target's last host pass (LLVM dialect, after gpu-to-llvm). A
+    kernel cannot read the shared object's data: every
+    `llvm.mlir.addressof` of a global (weights, hoisted constants) in a host
+    function becomes a call of the runtime's
+    `onnxc_rt_device_global(ptr host, i64 bytes)`, which returns one
+    device-accessible copy per global, made at its first use (the weights
+    copied in; a hoisted constant's copy is what onnx_model_init then
+    writes).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // ONNXC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,125 @@
+//===- CUDAPipeline.cpp - linalg on tensors -> host LLVM + CUDA kernels ---===//
+//
+// The CUDA target. The model's buffers are planned as on the CPU; every
+// linalg op becomes a parallel loop nest, each outermost parallel loop a
+// kernel (one thread per iteration of its parallel dims; reductions run
+// sequentially inside the thread), outlined into a gpu.module lowered to
+// NVVM and compiled by LLVM's NVPTX backend. The host code stays in the
+// same shared object and launches the kernels through the runtime's
+// mgpu* functions (lib/Runtime/onnxc_cuda.c), which load libcuda at the
+// first run. Buffers come from the runtime's allocator in CUDA managed
+// memory, so that what stays on the host (copies, run-time checks, loops
+// that call the runtime) reads and writes the same buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Driver/Pipelines.h"
+
+#include "onnxc/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Target/LLVM/NVVM/Utils.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+using namespace mlir;
+
+std::string mlir::onnxc::findCUDAToolkit() {
+  StringRef known = NVVM::getCUDAToolkitPath();
+  if (!known.empty() && llvm::sys::fs::is_directory(known))
+    return known.str();
+  // The toolkit of the ptxas on PATH (<toolkit>/bin/ptxas).
+  if (auto ptxas = llvm::sys::findProgramByName("ptxas")) {
+    SmallString<256> real;
+    if (!llvm::sys::fs::real_path(*ptxas, real))
+      return llvm::sys::path::parent_path(llvm::sys::path::parent_path(real))
+          .str();
+  }
+  if (llvm::sys::fs::exists("/usr/local/cuda/bin/ptxas"))
+    return "/usr/local/cuda";
+  return "";
+}
+
+std::string mlir::onnxc::ptxFeaturesFor(StringRef arch) {
+  // The oldest PTX ISA that knows the arch: drivers JIT any PTX at most as
+  // new as themselves, so older is more portable.
+  unsigned sm = 0;
+  StringRef digits = arch;
+  if (digits.consume_front("sm_") || digits.consume_front("compute_"))
+    digits.take_while([](char c) { return c >= '0' && c <= '9'; })
+        .getAsInteger(10, sm);
+  if (sm >= 120)
+    return "+ptx87";
+  if (sm >= 100)
+    return "+ptx86";
+  if (sm >= 90)
+    return "+ptx80";
+  return "+ptx70";
+}
+
+void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
+                                             const CUDAOptions &options) {
+  pm.addPass(createHoistConstants());
+  pm.addPass(createCanonicalizerPass());
+  addBufferization(pm);
+  addDeallocation(pm);
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  MapParallelLoopsToGPUOptions mapping;
+  mapping.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createMapParallelLoopsToGPU(mapping));
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createSCFToControlFlowPass());
+
+  // The kernels: bf16 arithmetic in f32 as on the host, then NVVM.
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addNestedPass<gpu::GPUFuncOp>(
+      math::createMathExtendToSupportedTypes());
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16"};
+  device.addNestedPass<gpu::GPUFuncOp>(
+      arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  device.addPass(arith::createArithExpandOpsPass(expand));
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 64;
+  device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+
+  addHostLowering(pm, /*vectorize=*/false);
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.arch;
+  target.features = ptxFeaturesFor(options.arch);
+  target.optLevel = 3;
+  std::string toolkit = findCUDAToolkit();
+  SmallString<256> libdevice(toolkit);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  if (!toolkit.empty() && llvm::sys::fs::exists(libdevice))
+    target.linkLibs.push_back(std::string(libdevice));
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createDeviceGlobals());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = toolkit;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createCanonicalizerPass());
+}

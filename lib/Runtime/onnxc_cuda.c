@@ -1,0 +1,312 @@
+/*===- onnxc_cuda.c - The CUDA part of the runtime of an onnxc model -------===*
+ *
+ * Linked (with onnxc_runtime.c) into models compiled with --target=cuda.
+ *
+ * - The mgpu* functions that MLIR's gpu-to-llvm conversion calls to load
+ *   the embedded kernels and launch them, implemented on the CUDA driver
+ *   API, which is loaded with dlopen("libcuda.so.1") at the first run: the
+ *   shared object loads on machines without CUDA, and their runs end with
+ *   ONNXC_ERROR_DEVICE.
+ * - The allocator hooks of onnxc_runtime.c: buffers in CUDA managed memory,
+ *   which the kernels and the host code around them both read and write.
+ * - onnxc_rt_device_global: one managed copy of each global (weights,
+ *   hoisted constants) that host code passes to kernels.
+ *
+ * Every kernel launch goes on the calling thread's per-thread default
+ * stream and is synchronised before the host code goes on; a failed launch
+ * or kernel ends the run with ONNXC_ERROR_DEVICE and the driver's message.
+ *
+ *===----------------------------------------------------------------------===*/
+#include "onnxc/Runtime/onnxc_runtime.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__attribute__((noreturn)) void onnxc_rt_abort(onnxc_status code,
+                                              const char *fmt, ...);
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream;
+typedef unsigned long long CUdeviceptr;
+
+#define CU_STREAM_PER_THREAD ((CUstream)0x2)
+#define CU_MEM_ATTACH_GLOBAL 0x1
+#define CU_JIT_ERROR_LOG_BUFFER 5
+#define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
+
+static struct {
+  CUresult (*Init)(unsigned);
+  CUresult (*DeviceGetCount)(int *);
+  CUresult (*DeviceGet)(CUdevice *, int);
+  CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*CtxSetCurrent)(CUcontext);
+  CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *,
+                               void **);
+  CUresult (*ModuleUnload)(CUmodule);
+  CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, unsigned, unsigned, CUstream,
+                           void **, void **);
+  CUresult (*StreamSynchronize)(CUstream);
+  CUresult (*MemAllocManaged)(CUdeviceptr *, size_t, unsigned);
+  CUresult (*MemFree)(CUdeviceptr);
+  CUresult (*GetErrorString)(CUresult, const char **);
+} cu;
+
+static pthread_once_t g_cuda_once = PTHREAD_ONCE_INIT;
+static CUcontext g_context;
+static char g_cuda_problem[512]; /* why CUDA cannot be used, or "" */
+
+static const char *error_string(CUresult r) {
+  const char *s = NULL;
+  if (cu.GetErrorString && cu.GetErrorString(r, &s) == 0 && s)
+    return s;
+  return "unknown CUDA error";
+}
+
+static void load_cuda(void) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    snprintf(g_cuda_problem, sizeof g_cuda_problem,
+             "no CUDA device: cannot load libcuda.so.1 (%s)", dlerror());
+    return;
+  }
+  struct {
+    void **slot;
+    const char *name;
+  } syms[] = {
+      {(void **)&cu.Init, "cuInit"},
+      {(void **)&cu.DeviceGetCount, "cuDeviceGetCount"},
+      {(void **)&cu.DeviceGet, "cuDeviceGet"},
+      {(void **)&cu.DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
+      {(void **)&cu.CtxSetCurrent, "cuCtxSetCurrent"},
+      {(void **)&cu.ModuleLoadDataEx, "cuModuleLoadDataEx"},
+      {(void **)&cu.ModuleUnload, "cuModuleUnload"},
+      {(void **)&cu.ModuleGetFunction, "cuModuleGetFunction"},
+      {(void **)&cu.LaunchKernel, "cuLaunchKernel"},
+      {(void **)&cu.StreamSynchronize, "cuStreamSynchronize"},
+      {(void **)&cu.MemAllocManaged, "cuMemAllocManaged"},
+      {(void **)&cu.MemFree, "cuMemFree_v2"},
+      {(void **)&cu.GetErrorString, "cuGetErrorString"},
+  };
+  for (size_t i = 0; i < sizeof syms / sizeof syms[0]; ++i) {
+    *syms[i].slot = dlsym(lib, syms[i].name);
+    if (!*syms[i].slot) {
+      snprintf(g_cuda_problem, sizeof g_cuda_problem,
+               "no CUDA device: libcuda.so.1 lacks %s", syms[i].name);
+      return;
+    }
+  }
+  CUresult r = cu.Init(0);
+  if (r) {
+    snprintf(g_cuda_problem, sizeof g_cuda_problem,
+             "no CUDA device: cuInit failed (%s)", error_string(r));
+    return;
+  }
+  int count = 0;
+  r = cu.DeviceGetCount(&count);
+  int ordinal = 0;
+  const char *env = getenv("ONNXC_CUDA_DEVICE");
+  if (env && *env)
+    ordinal = atoi(env);
+  if (r || count <= 0 || ordinal < 0 || ordinal >= count) {
+    snprintf(g_cuda_problem, sizeof g_cuda_problem,
+             "no CUDA device: %d found, device %d asked for", r ? 0 : count,
+             ordinal);
+    return;
+  }
+  CUdevice device;
+  if ((r = cu.DeviceGet(&device, ordinal)) ||
+      (r = cu.DevicePrimaryCtxRetain(&g_context, device))) {
+    snprintf(g_cuda_problem, sizeof g_cuda_problem,
+             "no CUDA device: cannot open device %d (%s)", ordinal,
+             error_string(r));
+    g_context = NULL;
+  }
+}
+
+/* Called at the start of each run, before anything is allocated. */
+void onnxc_rt_device_enter(void) {
+  pthread_once(&g_cuda_once, load_cuda);
+  if (!g_context)
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE, "%s", g_cuda_problem);
+  CUresult r = cu.CtxSetCurrent(g_context);
+  if (r)
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE, "CUDA: cuCtxSetCurrent failed (%s)",
+                   error_string(r));
+}
+
+void *onnxc_rt_device_malloc(size_t size) {
+  CUdeviceptr p = 0;
+  if (!g_context || cu.MemAllocManaged(&p, size ? size : 1,
+                                       CU_MEM_ATTACH_GLOBAL))
+    return NULL;
+  return (void *)(uintptr_t)p;
+}
+
+void onnxc_rt_device_free(void *p) {
+  if (p && g_context)
+    cu.MemFree((CUdeviceptr)(uintptr_t)p); /* fails harmlessly at exit */
+}
+
+/*===----------------------------------------------------------------------===*
+ * Globals
+ *===----------------------------------------------------------------------===*/
+
+typedef struct {
+  const void *host;
+  void *device;
+} global_copy;
+
+static pthread_mutex_t g_globals_lock = PTHREAD_MUTEX_INITIALIZER;
+static global_copy *g_globals; /* open addressing, power-of-two capacity */
+static size_t g_globals_count, g_globals_capacity;
+
+static size_t slot_of(const global_copy *table, size_t capacity,
+                      const void *host) {
+  size_t h = ((uintptr_t)host >> 4) * 0x9E3779B97F4A7C15ull;
+  for (size_t i = h & (capacity - 1);; i = (i + 1) & (capacity - 1))
+    if (!table[i].host || table[i].host == host)
+      return i;
+}
+
+static int grow_globals(void) {
+  size_t capacity = g_globals_capacity ? 2 * g_globals_capacity : 64;
+  global_copy *table = calloc(capacity, sizeof *table);
+  if (!table)
+    return 0;
+  for (size_t i = 0; i < g_globals_capacity; ++i)
+    if (g_globals[i].host)
+      table[slot_of(table, capacity, g_globals[i].host)] = g_globals[i];
+  free(g_globals);
+  g_globals = table;
+  g_globals_capacity = capacity;
+  return 1;
+}
+
+/* The device-accessible copy of the global at `host` (`bytes` long), made
+ * at the first call. Called only inside runs. */
+void *onnxc_rt_device_global(const void *host, int64_t bytes) {
+  pthread_mutex_lock(&g_globals_lock);
+  if (2 * (g_globals_count + 1) > g_globals_capacity && !grow_globals()) {
+    pthread_mutex_unlock(&g_globals_lock);
+    onnxc_rt_abort(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  global_copy *slot = &g_globals[slot_of(g_globals, g_globals_capacity, host)];
+  if (!slot->host) {
+    void *copy = onnxc_rt_device_malloc((size_t)bytes);
+    if (!copy) {
+      pthread_mutex_unlock(&g_globals_lock);
+      onnxc_rt_abort(ONNXC_ERROR_OUT_OF_MEMORY,
+                     "out of memory: cannot allocate %lld bytes of CUDA "
+                     "managed memory for a weight",
+                     (long long)bytes);
+    }
+    memcpy(copy, host, (size_t)bytes);
+    slot->host = host;
+    slot->device = copy;
+    ++g_globals_count;
+  }
+  void *device = slot->device;
+  pthread_mutex_unlock(&g_globals_lock);
+  return device;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Kernels: the functions MLIR's gpu-to-llvm conversion calls
+ *===----------------------------------------------------------------------===*/
+
+/* A module's binary, loaded at its first use (the constructors that call
+ * mgpuModuleLoad run when the shared object is loaded, maybe without
+ * CUDA). */
+typedef struct {
+  const void *data;
+  CUmodule module;
+} lazy_module;
+
+static pthread_mutex_t g_modules_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread const char *g_kernel; /* the last kernel looked up */
+
+void *mgpuModuleLoad(void *data, size_t size) {
+  (void)size;
+  lazy_module *m = calloc(1, sizeof *m);
+  if (m)
+    m->data = data;
+  return m;
+}
+
+void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  (void)optLevel;
+  return mgpuModuleLoad(data, 0);
+}
+
+void mgpuModuleUnload(void *handle) {
+  lazy_module *m = handle;
+  if (!m)
+    return;
+  if (m->module && g_context)
+    cu.ModuleUnload(m->module);
+  free(m);
+}
+
+void *mgpuModuleGetFunction(void *handle, const char *name) {
+  lazy_module *m = handle;
+  if (!m)
+    onnxc_rt_abort(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  pthread_mutex_lock(&g_modules_lock);
+  if (!m->module) {
+    char log[4096] = "";
+    int options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                     CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {log, (void *)(uintptr_t)sizeof log};
+    CUresult r = cu.ModuleLoadDataEx(&m->module, m->data, 2, options, values);
+    if (r) {
+      m->module = NULL;
+      pthread_mutex_unlock(&g_modules_lock);
+      onnxc_rt_abort(ONNXC_ERROR_DEVICE,
+                     "CUDA: cannot load the model's kernels (%s)%s%s",
+                     error_string(r), log[0] ? ": " : "", log);
+    }
+  }
+  pthread_mutex_unlock(&g_modules_lock);
+  CUfunction f = NULL;
+  CUresult r = cu.ModuleGetFunction(&f, m->module, name);
+  if (r)
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE, "CUDA: no kernel %s (%s)", name,
+                   error_string(r));
+  g_kernel = name;
+  return f;
+}
+
+void *mgpuStreamCreate(void) { return CU_STREAM_PER_THREAD; }
+void mgpuStreamDestroy(void *stream) { (void)stream; }
+
+void mgpuStreamSynchronize(void *stream) {
+  CUresult r = cu.StreamSynchronize(stream);
+  if (r)
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE, "CUDA: kernel %s failed (%s)",
+                   g_kernel ? g_kernel : "?", error_string(r));
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount) {
+  (void)paramsCount;
+  CUresult r = cu.LaunchKernel(function, (unsigned)gridX, (unsigned)gridY,
+                               (unsigned)gridZ, (unsigned)blockX,
+                               (unsigned)blockY, (unsigned)blockZ,
+                               (unsigned)smem, stream, params, extra);
+  if (r)
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE,
+                   "CUDA: cannot launch kernel %s on %ld x %ld x %ld blocks "
+                   "of %ld x %ld x %ld threads (%s)",
+                   g_kernel ? g_kernel : "?", (long)gridX, (long)gridY,
+                   (long)gridZ, (long)blockX, (long)blockY, (long)blockZ,
+                   error_string(r));
+}

@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Runs what make_device_bundle.py prepared, on a machine with an NVIDIA GPU.
+
+  device_run.py BUNDLE.tar.xz --out DIR [--fallback PTX_BUNDLE.tar.xz]
+                [--budget-s 420] [--conformance-s 200] [--no-torch-compile]
+
+Needs python3 with numpy (and torch for the comparison); no onnxc, no LLVM.
+
+0. Probe: the first bundled test runs once; if its kernels do not load (a
+   driver older than the toolkit that made the cubins), the --fallback
+   bundle (compiled with --gpu-binary=ptx, which the driver compiles itself)
+   is used instead, and the report says so.
+
+1. Conformance: each bundled test's model.so (compiled with
+   --target=cuda) is loaded with ctypes and run on each data set through
+   the onnxc C API; outputs are compared as utils/conformance.py does
+   (|actual - expected| <= atol + rtol * |expected|, NaN where expected is
+   NaN, exact for integers and bools). Tests run in worker processes; a
+   worker that dies or hangs (a crashed CUDA context) is replaced and its
+   test counted as CRASH. DIR/conformance.txt gets one line per test.
+2. Benchmarks: the bundled models' median latency over timed runs (after
+   warm-up), next to PyTorch on the same GPU (eager, and torch.compile with
+   mode="reduce-overhead", which uses CUDA graphs), and sgemm throughput as
+   a fraction of the GPU's fp32 peak. DIR/bench.md gets the table.
+"""
+
+import argparse
+import ctypes
+import json
+import multiprocessing as mp
+import os
+import queue
+import sys
+import tarfile
+import time
+
+import numpy as np
+
+DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16,
+          6: np.int32, 7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64,
+          12: np.uint32, 13: np.uint64}
+CODES = {np.dtype(v): k for k, v in DTYPES.items()}
+BF16 = 16
+
+
+def to_bf16(a):
+    """The bfloat16 bits (uint16) of `a`, rounded to nearest even; uint16
+    input is taken as bits already."""
+    if a.dtype == np.uint16:
+        return a
+    bits = np.require(a, np.float32, "C").view(np.uint32).astype(np.uint64)
+    sixteen, one = np.uint64(16), np.uint64(1)
+    rounded = (bits + np.uint64(0x7FFF) + ((bits >> sixteen) & one)) >> sixteen
+    nan = np.isnan(a.astype(np.float32))
+    return np.where(nan, 0x7FC0, rounded).astype(np.uint16)
+
+
+class Tensor(ctypes.Structure):
+    _fields_ = [("dtype", ctypes.c_int32), ("rank", ctypes.c_int32),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("data", ctypes.c_void_p)]
+
+
+class Model:
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(os.path.abspath(path), mode=os.RTLD_LOCAL | os.RTLD_NOW)
+        L = self.lib
+        L.onnxc_run.argtypes = [ctypes.POINTER(Tensor), ctypes.c_size_t,
+                                ctypes.POINTER(ctypes.POINTER(Tensor)),
+                                ctypes.POINTER(ctypes.c_size_t)]
+        L.onnxc_last_error.restype = ctypes.c_char_p
+        L.onnxc_input_dim.restype = ctypes.c_int64
+        L.onnxc_free_outputs.argtypes = [ctypes.POINTER(Tensor), ctypes.c_size_t]
+        self.num_inputs = L.onnxc_num_inputs()
+
+    def signature(self):
+        L = self.lib
+        sig = []
+        for i in range(self.num_inputs):
+            dims = [L.onnxc_input_dim(i, a) for a in range(L.onnxc_input_rank(i))]
+            sig.append((DTYPES[L.onnxc_input_dtype(i)], [d if d >= 0 else 1 for d in dims]))
+        return sig
+
+    def run(self, arrays, keep_outputs=True):
+        """(status, outputs or message); keep_outputs=False (timing) frees
+        the outputs unread."""
+        arrays = [np.require(a, requirements="C") for a in arrays]  # keeps 0-d
+        ins = (Tensor * max(1, len(arrays)))()
+        keep = []
+        for i, a in enumerate(arrays):
+            code = CODES.get(a.dtype, 0)
+            if i < self.num_inputs and self.lib.onnxc_input_dtype(i) == BF16:
+                a, code = to_bf16(a), BF16
+            shape = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)
+            keep.append((shape, a))
+            ins[i] = Tensor(code, a.ndim, shape, a.ctypes.data)
+        outs = ctypes.POINTER(Tensor)()
+        n = ctypes.c_size_t()
+        status = self.lib.onnxc_run(ins, len(arrays), ctypes.byref(outs), ctypes.byref(n))
+        if status != 0:
+            return status, self.lib.onnxc_last_error().decode(errors="replace")
+        result = []
+        for k in range(n.value if keep_outputs else 0):
+            t = outs[k]
+            shape = [t.shape[d] for d in range(t.rank)]
+            dt = np.dtype(np.uint16 if t.dtype == BF16 else DTYPES[t.dtype])
+            count = int(np.prod(shape)) if shape else 1
+            buf = (ctypes.c_char * (count * dt.itemsize)).from_address(t.data) if count else b""
+            value = np.frombuffer(bytes(buf), dt).reshape(shape).copy()
+            if t.dtype == BF16:  # as float32, which the expected values are
+                value = (value.astype(np.uint32) << 16).view(np.float32)
+            result.append(value)
+        self.lib.onnxc_free_outputs(outs, n)
+        return 0, result
+
+    def close(self):
+        import _ctypes
+        _ctypes.dlclose(self.lib._handle)
+
+
+def compare(actual, expected, rtol, atol):
+    if actual.shape != expected.shape:
+        return "shape %s, expected %s" % (list(actual.shape), list(expected.shape))
+    if expected.dtype.kind in "fc":
+        a = actual.astype(np.float64)
+        e = expected.astype(np.float64)
+        nan = np.isnan(e)
+        with np.errstate(invalid="ignore"):
+            bad = ~nan & ~((a == e) | (np.abs(a - e) <= atol + rtol * np.abs(e)))
+        bad |= nan & ~np.isnan(a)
+    else:
+        bad = actual != expected.astype(actual.dtype)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        return "%d of %d differ; first at %d: %r, expected %r" % (
+            int(bad.sum()), bad.size, i, actual.flat[i], expected.flat[i])
+    return None
+
+
+def run_test(folder):
+    with open(os.path.join(folder, "meta.json")) as f:
+        meta = json.load(f)
+    m = Model(os.path.join(folder, "model.so"))
+    try:
+        for d in meta["data"]:
+            z = np.load(os.path.join(folder, d["file"]))
+            if d.get("ramp"):
+                ins = []
+                for dt, shape in m.signature():
+                    n = int(np.prod(shape))
+                    ins.append((np.arange(n, dtype=np.float64) / max(n, 1))
+                               .astype(dt).reshape(shape))
+            else:
+                ins = [z["in%d" % k] for k in range(m.num_inputs)]
+            outs = sorted((k for k in z.files if k.startswith("out")), key=lambda k: int(k[3:]))
+            status, got = m.run(ins)
+            if status != 0:
+                return "FAIL", "%s: status %d: %s" % (d["file"], status, got[:300])
+            for k, key in enumerate(outs):
+                problem = compare(got[k], z[key], meta["rtol"], meta["atol"])
+                if problem:
+                    return "FAIL", "%s: output %d: %s" % (d["file"], k, problem)
+        return "PASS", ""
+    finally:
+        m.close()
+
+
+def worker(tasks, results):
+    while True:
+        folder = tasks.get()
+        if folder is None:
+            return
+        results.put(("start", folder, "", ""))
+        try:
+            status, detail = run_test(folder)
+        except Exception as e:
+            status, detail = "FAIL", "runner: %s" % e
+        results.put(("done", folder, status, detail))
+
+
+def conformance(root, out, deadline):
+    folders = []
+    for suite in sorted(os.listdir(os.path.join(root, "tests"))):
+        base = os.path.join(root, "tests", suite)
+        folders += [os.path.join(base, t) for t in sorted(os.listdir(base))]
+    pending = list(folders)
+    results = {}
+    ctx = mp.get_context("spawn")
+    while pending and time.time() < deadline:
+        tasks, res = ctx.Queue(), ctx.Queue()
+        for f in pending:
+            tasks.put(f)
+        tasks.put(None)
+        p = ctx.Process(target=worker, args=(tasks, res), daemon=True)
+        p.start()
+        current, last = None, time.time()
+        while True:
+            try:
+                kind, folder, status, detail = res.get(timeout=1)
+                last = time.time()
+                if kind == "start":
+                    current = folder
+                else:
+                    results[folder] = (status, detail)
+                    current = None
+                    if status == "FAIL" and "status 7" in detail and \
+                            ("illegal" in detail or "launch failed" in detail):
+                        # The context is lost: later tests need a new process.
+                        p.kill()
+                        break
+                continue
+            except queue.Empty:
+                pass
+            if not p.is_alive() or time.time() - last > 60 or time.time() > deadline:
+                if current:
+                    results[current] = ("CRASH" if not p.is_alive() else "TIMEOUT",
+                                        "worker exit %s" % p.exitcode)
+                p.kill()
+                break
+            if len(results) == len(folders):
+                break
+        p.join(5)
+        pending = [f for f in folders if f not in results]
+    counts = {}
+    with open(os.path.join(out, "conformance.txt"), "w") as f:
+        for folder in folders:
+            name = os.path.relpath(folder, os.path.join(root, "tests")).replace("__", "/")
+            status, detail = results.get(folder, ("NOT RUN", "out of time"))
+            counts[status] = counts.get(status, 0) + 1
+            f.write("%s %s %s\n" % (status, name, detail))
+    return counts, len(folders)
+
+
+def timed(fn, warmup=3, iters=20, sync=None):
+    for _ in range(warmup):
+        fn()
+    if sync:
+        sync()
+    times = []
+    for _ in range(iters):
+        t = time.perf_counter()
+        fn()
+        if sync:
+            sync()
+        times.append(time.perf_counter() - t)
+    return float(np.median(times)) * 1e3
+
+
+def torch_models():
+    import torch
+    import torch.nn as nn
+
+    class Bottleneck(nn.Module):
+        def __init__(self, cin, width, stride):
+            super().__init__()
+            self.a = nn.Sequential(nn.Conv2d(cin, width, 1, bias=False), nn.BatchNorm2d(width),
+                                   nn.ReLU())
+            self.b = nn.Sequential(nn.Conv2d(width, width, 3, stride, 1, bias=False),
+                                   nn.BatchNorm2d(width), nn.ReLU())
+            self.c = nn.Sequential(nn.Conv2d(width, 4 * width, 1, bias=False),
+                                   nn.BatchNorm2d(4 * width))
+            self.down = None
+            if stride != 1 or cin != 4 * width:
+                self.down = nn.Sequential(nn.Conv2d(cin, 4 * width, 1, stride, bias=False),
+                                          nn.BatchNorm2d(4 * width))
+
+        def forward(self, x):
+            y = self.c(self.b(self.a(x)))
+            return torch.relu(y + (self.down(x) if self.down is not None else x))
+
+    def resnet50():
+        layers = [nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64), nn.ReLU(),
+                  nn.MaxPool2d(3, 2, 1)]
+        cin = 64
+        for width, blocks, stride in [(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]:
+            for b in range(blocks):
+                layers.append(Bottleneck(cin, width, stride if b == 0 else 1))
+                cin = 4 * width
+        layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(2048, 1000)]
+        return nn.Sequential(*layers)
+
+    class Bert(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.words = nn.Embedding(30522, 768)
+            self.pos = nn.Embedding(512, 768)
+            self.norm = nn.LayerNorm(768)
+            layer = nn.TransformerEncoderLayer(768, 12, 3072, dropout=0.0, activation="gelu",
+                                               batch_first=True)
+            self.enc = nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
+
+        def forward(self, ids):
+            pos = torch.arange(ids.shape[1], device=ids.device)
+            return self.enc(self.norm(self.words(ids) + self.pos(pos)))
+
+    return {"resnet50_full": (resnet50, lambda: torch.randn(1, 3, 224, 224)),
+            "light_resnet50": (resnet50, lambda: torch.randn(1, 3, 224, 224)),
+            "bert_encoder_static": (Bert, lambda: torch.randint(0, 30522, (2, 128)))}
+
+
+def bench(root, out, deadline, use_compile):
+    rows = []
+    lines = []
+    gpu, peak = "?", None
+    try:
+        import torch
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        gpu = torch.cuda.get_device_name(0)
+        sync = torch.cuda.synchronize
+    except Exception as e:
+        torch = None
+        lines.append("torch unavailable: %s" % e)
+    bench_dir = os.path.join(root, "bench")
+    names = sorted(os.listdir(bench_dir)) if os.path.isdir(bench_dir) else []
+    for so in names:
+        name = so[:-3]
+        if time.time() > deadline:
+            lines.append("%s: out of time" % name)
+            continue
+        m = Model(os.path.join(bench_dir, so))
+        rng = np.random.default_rng(0)
+        ins = []
+        for dt, shape in m.signature():
+            if np.issubdtype(dt, np.integer):
+                ins.append(rng.integers(0, 1000, shape).astype(dt))
+            else:
+                ins.append(rng.uniform(-1, 1, shape).astype(dt))
+        status, got = m.run(ins)
+        if status != 0:
+            lines.append("%s: onnxc status %d: %s" % (name, status, got))
+            m.close()
+            continue
+        first = time.perf_counter()
+        m.run(ins)
+        one = time.perf_counter() - first
+        iters = max(3, min(50, int(10.0 / max(one, 1e-4))))
+        onnxc_ms = timed(lambda: m.run(ins, keep_outputs=False), warmup=2, iters=iters)
+        m.close()
+        row = {"model": name, "onnxc_ms": onnxc_ms}
+        if name.startswith("sgemm") and torch is not None:
+            n = int(name.split("_")[1])
+            a = torch.randn(n, n, device="cuda")
+            b = torch.randn(n, n, device="cuda")
+            t_ms = timed(lambda: torch.mm(a, b), iters=50, sync=sync)
+            row["torch_eager_ms"] = t_ms
+            row["onnxc_tflops"] = 2 * n ** 3 / (onnxc_ms * 1e-3) / 1e12
+            row["torch_tflops"] = 2 * n ** 3 / (t_ms * 1e-3) / 1e12
+            # Torch's fp32 peak with large tiles, as the reference for "peak".
+            if n == 4096:
+                peak = row["torch_tflops"]
+        elif torch is not None and name in torch_models():
+            make, inp = torch_models()[name]
+            with torch.no_grad():
+                model = make().cuda().eval()
+                x = inp().cuda()
+                row["torch_eager_ms"] = timed(lambda: model(x), sync=sync)
+                if use_compile and time.time() + 120 < deadline:
+                    try:
+                        c = torch.compile(model, mode="reduce-overhead")
+                        row["torch_compiled_ms"] = timed(lambda: c(x), warmup=5, sync=sync)
+                    except Exception as e:
+                        lines.append("%s: torch.compile failed: %s" % (name, str(e)[:200]))
+        rows.append(row)
+        print("bench", row, flush=True)
+    with open(os.path.join(out, "bench.md"), "w") as f:
+        f.write("GPU: %s\n\n" % gpu)
+        f.write("| model | onnxc ms | torch eager ms | torch.compile (reduce-overhead) ms |"
+                " onnxc TFLOP/s | torch TFLOP/s |\n|---|---|---|---|---|---|\n")
+        for r in rows:
+            f.write("| %s | %.3f | %s | %s | %s | %s |\n" % (
+                r["model"], r["onnxc_ms"],
+                "%.3f" % r["torch_eager_ms"] if "torch_eager_ms" in r else "-",
+                "%.3f" % r["torch_compiled_ms"] if "torch_compiled_ms" in r else "-",
+                "%.2f" % r["onnxc_tflops"] if "onnxc_tflops" in r else "-",
+                "%.2f" % r["torch_tflops"] if "torch_tflops" in r else "-"))
+        if peak:
+            f.write("\ntorch fp32 sgemm 4096^3 (tf32 off): %.1f TFLOP/s\n" % peak)
+        for l in lines:
+            f.write("\n" + l)
+    return rows
+
+
+def unpack(bundle, name):
+    work = os.path.join(os.path.dirname(os.path.abspath(bundle)), name)
+    with tarfile.open(bundle) as t:
+        t.extractall(work)
+    return os.path.join(work, "bundle")
+
+
+def probe(root):
+    """None when the first test's kernels load, else the message."""
+    base = os.path.join(root, "tests")
+    suite = sorted(os.listdir(base))[0]
+    folder = os.path.join(base, suite, sorted(os.listdir(os.path.join(base, suite)))[0])
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(1) as pool:
+        status, detail = pool.apply(run_test, (folder,))
+    print("probe %s: %s %s" % (os.path.basename(folder), status, detail), flush=True)
+    return detail if "status 7" in detail else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("bundle")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--fallback", help="the bundle to use when the first one's kernels "
+                                       "do not load")
+    ap.add_argument("--budget-s", type=float, default=420)
+    ap.add_argument("--conformance-s", type=float, default=200)
+    ap.add_argument("--no-torch-compile", action="store_true")
+    ap.add_argument("--skip-conformance", action="store_true")
+    args = ap.parse_args()
+    start = time.time()
+    os.makedirs(args.out, exist_ok=True)
+    root = unpack(args.bundle, "unpacked")
+    print("unpacked in %.1fs" % (time.time() - start), flush=True)
+    problem = probe(root)
+    if problem and args.fallback:
+        print("falling back to %s: %s" % (args.fallback, problem), flush=True)
+        with open(os.path.join(args.out, "fallback.txt"), "w") as f:
+            f.write("first bundle's probe failed: %s\n" % problem)
+        root = unpack(args.fallback, "unpacked-fallback")
+    if not args.skip_conformance:
+        counts, total = conformance(root, args.out, start + args.conformance_s)
+        print("conformance on the GPU: %s of %d (%.1fs)" % (counts, total, time.time() - start),
+              flush=True)
+    bench(root, args.out, start + args.budget_s, not args.no_torch_compile)
+    print("done in %.1fs" % (time.time() - start), flush=True)
+
+
+if __name__ == "__main__":
+    main()

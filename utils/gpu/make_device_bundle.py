@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Prepares a run of onnxc's CUDA target on a lent GPU machine.
+
+  make_device_bundle.py [--onnxc build/bin/onnxc] [--out gpu-run]
+                        [--suite onnx-1.23] [--gpu-arch sm_90] [--jobs 2]
+
+The GPU machine gets the checkout but neither ../shared nor LLVM, so
+everything it runs is compiled here: every test of the suite's CPU pass list
+(test/conformance/<suite>.passing) with `onnxc --target=cuda`, its data sets
+as .npz (inputs in0.., expected out0..), and the benchmark models (sgemm
+1024^3 with both operands inputs, the backend suite's light ResNet-50, the
+torchvision-layout ResNet-50 and the static BERT encoder of
+make_bench_models.py with each weight replaced by a constant of its shape:
+the same work, a shared object that compresses to almost nothing). All of it
+goes into OUT/bundle.tar.xz, which utils/gpu/device_run.py unpacks and runs
+there. Host code is compiled for x86-64-v3 (the GPU machine's CPU is not
+this one's).
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+import conformance  # noqa: E402
+
+
+BINARY = "fatbin"
+
+
+def compile_cuda(onnxc, model, so, arch):
+    cmd = [onnxc, model, "-o", so, "-mcpu=x86-64-v3"]
+    if arch != "cpu":  # cpu: to check device_run.py itself on this machine
+        cmd += ["--target=cuda", "--gpu-arch=" + arch, "--gpu-binary=" + BINARY]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
+    return r.returncode == 0, r.stderr.strip().splitlines()[-1:] if r.returncode else ""
+
+
+def read_pb(path):
+    t = onnx.TensorProto()
+    with open(path, "rb") as f:
+        t.ParseFromString(f.read())
+    return numpy_helper.to_array(t)
+
+
+def bundle_test(test, args, out):
+    folder = os.path.join(out, "tests", test.suite, test.name.replace("/", "__"))
+    os.makedirs(folder, exist_ok=True)
+    ok, err = compile_cuda(args.onnxc, test.model, os.path.join(folder, "model.so"),
+                           args.gpu_arch)
+    if not ok:
+        return test.full_name, "compile error: %s" % err
+    meta = {"name": test.full_name, "rtol": test.rtol, "atol": test.atol, "data": []}
+    try:
+        if test.light_outputs is not None:
+            arrays = {"out%d" % k: read_pb(f) for k, f in enumerate(test.light_outputs)}
+            np.savez(os.path.join(folder, "ramp.npz"), **arrays)
+            meta["data"].append({"file": "ramp.npz", "ramp": True})
+        for d in test.data_sets:
+            ins = sorted(f for f in os.listdir(d) if f.startswith("input_"))
+            outs = sorted(f for f in os.listdir(d) if f.startswith("output_"))
+            key = lambda f: int(f.split("_")[1].split(".")[0])  # noqa: E731
+            arrays = {}
+            for f in sorted(ins, key=key):
+                arrays["in%d" % key(f)] = read_pb(os.path.join(d, f))
+            for f in sorted(outs, key=key):
+                arrays["out%d" % key(f)] = read_pb(os.path.join(d, f))
+            name = os.path.basename(d) + ".npz"
+            np.savez(os.path.join(folder, name), **arrays)
+            meta["data"].append({"file": name})
+    except Exception as e:  # bf16 or sequence data numpy cannot hold
+        shutil.rmtree(folder)
+        return test.full_name, "data not convertible: %s" % e
+    with open(os.path.join(folder, "meta.json"), "w") as f:
+        json.dump(meta, f)
+    return test.full_name, ""
+
+
+def constant_weights(src, dst):
+    """`src` with every float initializer filled with one value (its mean
+    magnitude, sign kept): the same graph and work, compressible weights."""
+    m = onnx.load(src)
+    for init in m.graph.initializer:
+        a = numpy_helper.to_array(init)
+        if a.dtype != np.float32 or a.size < 64:
+            continue
+        v = np.float32(np.mean(np.abs(a)) or 0.01)
+        init.CopyFrom(numpy_helper.from_array(np.full(a.shape, v, np.float32), init.name))
+    onnx.save(m, dst)
+
+
+def sgemm_inputs(n, dst):
+    from onnx import TensorProto, helper
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["A", "B"], ["Y"], name="matmul")], "sgemm",
+        [helper.make_tensor_value_info("A", TensorProto.FLOAT, [n, n]),
+         helper.make_tensor_value_info("B", TensorProto.FLOAT, [n, n])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [n, n])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, dst)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--onnxc", default=os.path.join(ROOT, "build", "bin", "onnxc"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "gpu-run"))
+    ap.add_argument("--suite", action="append", choices=sorted(conformance.SUITES))
+    ap.add_argument("--gpu-arch", default="sm_90",
+                    help="the cubin's arch; 'cpu' compiles for the CPU instead (to check "
+                         "device_run.py here)")
+    ap.add_argument("--gpu-binary", choices=["fatbin", "ptx"], default="fatbin",
+                    help="onnxc --gpu-binary (ptx: the driver compiles at the first run)")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--filter", help="only the tests whose name matches (re.search)")
+    ap.add_argument("--no-bench", action="store_true")
+    args = ap.parse_args()
+    args.onnxc = os.path.abspath(args.onnxc)
+    global BINARY
+    BINARY = args.gpu_binary
+    stage = os.path.join(args.out, "stage")
+    shutil.rmtree(stage, ignore_errors=True)
+    os.makedirs(stage)
+
+    import re
+    pattern = re.compile(args.filter) if args.filter else None
+    tests = []
+    for suite in args.suite or ["onnx-1.23"]:
+        listed = set(conformance.read_list(
+            os.path.join(conformance.LISTS_DIR, suite + ".passing")))
+        found = conformance.find_tests(suite, conformance.SUITES[suite],
+                                       conformance.DEFAULT_RTOL, conformance.DEFAULT_ATOL)
+        tests += [t for t in found if t.name in listed and
+                  (not pattern or pattern.search(t.full_name))]
+    problems = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        for name, problem in pool.map(lambda t: bundle_test(t, args, stage), tests):
+            if problem:
+                problems.append("%s: %s" % (name, problem))
+    print("tests: %d bundled, %d left out" % (len(tests) - len(problems), len(problems)))
+    for p in problems:
+        print("  " + p)
+
+    if not args.no_bench:
+        bench = os.path.join(stage, "bench")
+        models = os.path.join(args.out, "models")
+        os.makedirs(bench, exist_ok=True)
+        os.makedirs(models, exist_ok=True)
+        built = os.path.join(ROOT, "build", "bench", "models")
+        need = [n for n in ("resnet50_full", "bert_encoder_static")
+                if not os.path.exists(os.path.join(built, n + ".onnx"))]
+        if need:
+            subprocess.run([sys.executable, os.path.join(ROOT, "utils", "make_bench_models.py"),
+                            "--out", built, "--only", *need], check=True)
+        sgemm_inputs(1024, os.path.join(models, "sgemm_1024.onnx"))
+        sgemm_inputs(4096, os.path.join(models, "sgemm_4096.onnx"))
+        shutil.copy(os.path.join(conformance.SUITES["onnx-1.23"], "light",
+                                 "light_resnet50.onnx"),
+                    os.path.join(models, "light_resnet50.onnx"))
+        for n in ("resnet50_full", "bert_encoder_static"):
+            constant_weights(os.path.join(built, n + ".onnx"), os.path.join(models, n + ".onnx"))
+        for n in ("sgemm_1024", "sgemm_4096", "light_resnet50", "resnet50_full",
+                  "bert_encoder_static"):
+            ok, err = compile_cuda(args.onnxc, os.path.join(models, n + ".onnx"),
+                                   os.path.join(bench, n + ".so"), args.gpu_arch)
+            print("bench %s: %s" % (n, "compiled" if ok else "compile error: %s" % err))
+
+    tar = os.path.join(args.out, "bundle.tar.xz")
+    with tarfile.open(tar, "w:xz", preset=6) as t:
+        t.add(stage, arcname="bundle")
+    print("%s: %.1f MiB" % (tar, os.path.getsize(tar) / 2**20))
+
+
+if __name__ == "__main__":
+    main()
