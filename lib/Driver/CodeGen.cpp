@@ -297,6 +297,10 @@ static llvm::TargetMachine *createTargetMachine(const CodeGenOptions &options,
     }
   }
   llvm::TargetOptions targetOptions;
+  // Constructors (the CUDA target's kernel loading) in .init_array, which
+  // the dynamic loader runs; .ctors needs crtbegin.o, which a model's link
+  // leaves out.
+  targetOptions.UseInitArray = true;
   llvm::CodeGenOptLevel level = options.optLevel == 0   ? llvm::CodeGenOptLevel::None
                                 : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                                 : options.optLevel == 2

@@ -257,7 +257,10 @@ void mgpuModuleUnload(void *handle) {
 void *mgpuModuleGetFunction(void *handle, const char *name) {
   lazy_module *m = handle;
   if (!m)
-    onnxc_rt_abort(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE,
+                   "CUDA: kernel %s has no module (the shared object's "
+                   "constructors did not run, or ran out of memory)",
+                   name);
   pthread_mutex_lock(&g_modules_lock);
   if (!m->module) {
     char log[4096] = "";

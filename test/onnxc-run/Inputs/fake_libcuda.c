@@ -1,0 +1,65 @@
+/* A stand-in libcuda.so.1 for machines without a GPU: the CUDA driver API
+ * functions that lib/Runtime/onnxc_cuda.c loads, with managed memory from
+ * malloc and kernel launches that only print what they were asked to run
+ * ("launch KERNEL grid X Y Z block X Y Z params N") to stderr. It checks
+ * the host side of a model compiled for CUDA: the kernels' modules loaded
+ * by the shared object's constructors, functions looked up by name,
+ * launch shapes, memory hooks, statuses. FAKE_CUDA_FAIL_LAUNCH=1 makes
+ * every launch fail (CUDA_ERROR_LAUNCH_FAILED, 719). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+
+CUresult cuInit(unsigned flags) { return flags ? 1 : 0; }
+CUresult cuDeviceGetCount(int *n) { *n = 1; return 0; }
+CUresult cuDeviceGet(int *d, int ordinal) { *d = ordinal; return 0; }
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) {
+  (void)d;
+  *ctx = (void *)0x1;
+  return 0;
+}
+CUresult cuCtxSetCurrent(void *ctx) { return ctx ? 0 : 201; }
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
+                            int *options, void **values) {
+  (void)options, (void)values, (void)n;
+  *module = (void *)image;
+  fprintf(stderr, "fake cuda: module loaded\n");
+  return image ? 0 : 200;
+}
+CUresult cuModuleUnload(void *module) { (void)module; return 0; }
+CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
+  (void)module;
+  *f = strdup(name);
+  return 0;
+}
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned smem,
+                        void *stream, void **params, void **extra) {
+  (void)smem, (void)stream, (void)extra;
+  int n = 0;
+  while (params && params[n] && n < 64)
+    ++n;
+  fprintf(stderr, "fake cuda: launch %s grid %u %u %u block %u %u %u\n",
+          (const char *)f, gx, gy, gz, bx, by, bz);
+  const char *fail = getenv("FAKE_CUDA_FAIL_LAUNCH");
+  return fail && *fail == '1' ? 719 : 0;
+}
+CUresult cuStreamSynchronize(void *stream) { (void)stream; return 0; }
+CUresult cuMemAllocManaged(unsigned long long *p, size_t size, unsigned f) {
+  (void)f;
+  void *m = NULL;
+  if (posix_memalign(&m, 256, size))
+    return 2;
+  *p = (unsigned long long)(size_t)m;
+  return 0;
+}
+CUresult cuMemFree_v2(unsigned long long p) {
+  free((void *)(size_t)p);
+  return 0;
+}
+CUresult cuGetErrorString(CUresult r, const char **s) {
+  *s = r == 719 ? "unspecified launch failure" : "fake error";
+  return 0;
+}
