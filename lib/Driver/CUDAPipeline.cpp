@@ -73,6 +73,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   addBufferization(pm);
   addDeallocation(pm);
+  pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());

@@ -4,6 +4,10 @@
 // on the device becomes a gpu.launch of one thread per iteration (linear
 // index over all its dims, the last dim fastest).
 //
+// onnxc-gpu-tiled-matmul: f32 matmuls and batch matmuls as kernels that
+// stage 64 x 16 / 16 x 64 tiles of their operands in workgroup memory and
+// accumulate 4 x 4 elements of C per thread in registers.
+//
 // onnxc-device-globals: host code reaches the module's globals through the
 // runtime's device-accessible copies (onnxc_rt_device_global).
 //
@@ -14,9 +18,15 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+
+#include <array>
+#include <functional>
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_MAPPARALLELLOOPSTOGPU
@@ -188,6 +198,283 @@ struct DeviceGlobalsPass
       auto call = LLVM::CallOp::create(b, op.getLoc(), callee,
                                        ValueRange{op.getResult(), size});
       op.getResult().replaceAllUsesExcept(call.getResult(), call);
+    }
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// onnxc-gpu-tiled-matmul
+//===----------------------------------------------------------------------===//
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_GPUTILEDMATMUL
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+namespace {
+
+constexpr int64_t kTile = 64;      // rows and columns of C per block
+constexpr int64_t kThreadsDim = 16; // threads per block along x and y
+constexpr int64_t kKStep = 16;     // K per workgroup-memory tile
+constexpr int64_t kPerThread = kTile / kThreadsDim; // 4 x 4 per thread
+
+/// A product C[b] += A[b] x B[b] (M x K times K x N, `batch` of them) as
+/// the tiled kernel sees it: element accessors for in-range indices.
+struct GemmView {
+  Value M, N, K, batch;
+  std::function<Value(OpBuilder &, Value b, Value i, Value k)> loadA;
+  std::function<Value(OpBuilder &, Value b, Value k, Value j)> loadB;
+  std::function<Value(OpBuilder &, Value b, Value i, Value j)> loadC;
+  std::function<void(OpBuilder &, Value v, Value b, Value i, Value j)> storeC;
+};
+
+bool allF32(Operation *op) {
+  return llvm::all_of(op->getOperands(), [](Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    return type && type.getElementType().isF32();
+  });
+}
+
+/// A matmul or batch matmul on f32 memrefs with the default indexing maps.
+std::optional<GemmView> matmulView(OpBuilder &b, linalg::LinalgOp op) {
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+      !op.hasPureBufferSemantics() || !allF32(op))
+    return std::nullopt;
+  bool batched = isa<linalg::BatchMatmulOp>(op);
+  SmallVector<AffineMap> defaults =
+      batched
+          ? linalg::BatchMatmulOp::getDefaultIndexingMaps(op->getContext())
+          : linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
+  if (op.getIndexingMapsArray() != defaults)
+    return std::nullopt;
+  Location loc = op.getLoc();
+  Value A = op.getDpsInputOperand(0)->get();
+  Value B = op.getDpsInputOperand(1)->get();
+  Value C = op.getDpsInitOperand(0)->get();
+  unsigned d = batched ? 1 : 0;
+  GemmView v;
+  v.M = memref::DimOp::create(b, loc, C, d);
+  v.N = memref::DimOp::create(b, loc, C, d + 1);
+  v.K = memref::DimOp::create(b, loc, A, d + 1);
+  v.batch = batched ? Value(memref::DimOp::create(b, loc, C, 0))
+                    : Value(arith::ConstantIndexOp::create(b, loc, 1));
+  auto idx = [batched](Value bz, Value i, Value j) {
+    return batched ? SmallVector<Value>{bz, i, j} : SmallVector<Value>{i, j};
+  };
+  v.loadA = [=](OpBuilder &b, Value bz, Value i, Value k) -> Value {
+    return memref::LoadOp::create(b, loc, A, idx(bz, i, k));
+  };
+  v.loadB = [=](OpBuilder &b, Value bz, Value k, Value j) -> Value {
+    return memref::LoadOp::create(b, loc, B, idx(bz, k, j));
+  };
+  v.loadC = [=](OpBuilder &b, Value bz, Value i, Value j) -> Value {
+    return memref::LoadOp::create(b, loc, C, idx(bz, i, j));
+  };
+  v.storeC = [=](OpBuilder &b, Value x, Value bz, Value i, Value j) {
+    memref::StoreOp::create(b, loc, x, C, idx(bz, i, j));
+  };
+  return v;
+}
+
+/// A 2-D NCHW convolution (input already padded) as an implicit GEMM per
+/// image: M = output channels, N = output pixels, K = C x KH x KW; A is the
+/// filter (rows contiguous), B gathers the input window of each pixel.
+std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
+  auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
+  if (!conv || !op.hasPureBufferSemantics() || !allF32(op))
+    return std::nullopt;
+  Location loc = op.getLoc();
+  Value I = op.getDpsInputOperand(0)->get();
+  Value W = op.getDpsInputOperand(1)->get();
+  Value O = op.getDpsInitOperand(0)->get();
+  auto dim = [&](Value m, int64_t i) -> Value {
+    return memref::DimOp::create(b, loc, m, i);
+  };
+  auto cst = [&](int64_t x) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, x);
+  };
+  auto attr = [&](DenseIntElementsAttr a, int i) {
+    return cst(a.getValues<int64_t>()[i]);
+  };
+  Value sh = attr(conv.getStrides(), 0), sw = attr(conv.getStrides(), 1);
+  Value dh = attr(conv.getDilations(), 0), dw = attr(conv.getDilations(), 1);
+  Value KH = dim(W, 2), KW = dim(W, 3), OW = dim(O, 3);
+  Value window = arith::MulIOp::create(b, loc, KH, KW);
+  GemmView v;
+  v.M = dim(O, 1);
+  v.N = arith::MulIOp::create(b, loc, dim(O, 2), OW);
+  v.K = arith::MulIOp::create(b, loc, dim(W, 1), window);
+  v.batch = dim(O, 0);
+  // k -> (c, kh, kw)
+  auto split = [=](OpBuilder &b, Value k) {
+    Value c = arith::DivUIOp::create(b, loc, k, window);
+    Value r = arith::RemUIOp::create(b, loc, k, window);
+    Value kh = arith::DivUIOp::create(b, loc, r, KW);
+    Value kw = arith::RemUIOp::create(b, loc, r, KW);
+    return std::array<Value, 3>{c, kh, kw};
+  };
+  v.loadA = [=](OpBuilder &b, Value, Value f, Value k) -> Value {
+    auto [c, kh, kw] = split(b, k);
+    return memref::LoadOp::create(b, loc, W, ValueRange{f, c, kh, kw});
+  };
+  v.loadB = [=](OpBuilder &b, Value n, Value k, Value j) -> Value {
+    auto [c, kh, kw] = split(b, k);
+    Value oh = arith::DivUIOp::create(b, loc, j, OW);
+    Value ow = arith::RemUIOp::create(b, loc, j, OW);
+    auto at = [&](Value o, Value s, Value kk, Value dd) -> Value {
+      return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, o, s),
+                                   arith::MulIOp::create(b, loc, kk, dd));
+    };
+    return memref::LoadOp::create(
+        b, loc, I, ValueRange{n, c, at(oh, sh, kh, dh), at(ow, sw, kw, dw)});
+  };
+  auto outIdx = [=](OpBuilder &b, Value n, Value f, Value j) {
+    Value oh = arith::DivUIOp::create(b, loc, j, OW);
+    Value ow = arith::RemUIOp::create(b, loc, j, OW);
+    return SmallVector<Value>{n, f, oh, ow};
+  };
+  v.loadC = [=](OpBuilder &b, Value n, Value f, Value j) -> Value {
+    return memref::LoadOp::create(b, loc, O, outIdx(b, n, f, j));
+  };
+  v.storeC = [=](OpBuilder &b, Value x, Value n, Value f, Value j) {
+    memref::StoreOp::create(b, loc, x, O, outIdx(b, n, f, j));
+  };
+  return v;
+}
+
+void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
+  auto cst = [&](int64_t x) { return arith::ConstantIndexOp::create(b, loc, x); };
+  Value zero = cst(0), one = cst(1);
+  Value M = v.M, N = v.N, K = v.K;
+  Value tile = cst(kTile);
+  Value gridX = arith::CeilDivUIOp::create(b, loc, N, tile);
+  Value gridY = arith::CeilDivUIOp::create(b, loc, M, tile);
+  Value blocks = arith::MulIOp::create(b, loc, gridX, gridY);
+  blocks = arith::MulIOp::create(b, loc, blocks, v.batch);
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, blocks,
+                                    zero);
+  auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard outer(b);
+  b.setInsertionPointToStart(guard.thenBlock());
+
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto tileType = MemRefType::get({kKStep, kTile}, f32, AffineMap(), workgroup);
+  Value threads = cst(kThreadsDim);
+  auto launch = gpu::LaunchOp::create(b, loc, gridX, gridY, v.batch, threads,
+                                      threads, one, nullptr, nullptr, {},
+                                      TypeRange{tileType, tileType});
+  Value As = launch.getWorkgroupAttributions()[0]; // As[k][i] = A[row0 + i][k0 + k]
+  Value Bs = launch.getWorkgroupAttributions()[1]; // Bs[k][j] = B[k0 + k][col0 + j]
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+  Value row0 = arith::MulIOp::create(b, loc, launch.getBlockIds().y, tile);
+  Value col0 = arith::MulIOp::create(b, loc, launch.getBlockIds().x, tile);
+  Value bz = launch.getBlockIds().z;
+  Value tid = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, ty, threads), tx);
+  Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+
+  auto inBounds = [&](Value i, Value n, Value j, Value m) {
+    Value a = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i, n);
+    Value c = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, m);
+    return arith::AndIOp::create(b, loc, a, c).getResult();
+  };
+  // load(i, j) inside [0, n) x [0, m), else 0.
+  auto loadOrZero = [&](auto load, Value i, Value n, Value j, Value m) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32},
+                                  inBounds(i, n, j, m), true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, load(b, bz, i, j));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, fzero);
+    return ifOp.getResult(0);
+  };
+
+  SmallVector<Value> init(kPerThread * kPerThread, fzero);
+  auto kLoop = scf::ForOp::create(b, loc, zero, K, cst(kKStep), init);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k0 = kLoop.getInductionVar();
+    int64_t perThreadLoads = kTile * kKStep / (kThreadsDim * kThreadsDim);
+    for (int64_t r = 0; r < perThreadLoads; ++r) {
+      Value e = arith::AddIOp::create(
+          b, loc, tid, cst(r * kThreadsDim * kThreadsDim));
+      // A: 64 rows of 16; consecutive threads read along a row.
+      Value ai = arith::DivUIOp::create(b, loc, e, cst(kKStep));
+      Value ak = arith::RemUIOp::create(b, loc, e, cst(kKStep));
+      Value av = loadOrZero(v.loadA, arith::AddIOp::create(b, loc, row0, ai),
+                            M, arith::AddIOp::create(b, loc, k0, ak), K);
+      memref::StoreOp::create(b, loc, av, As, ValueRange{ak, ai});
+      // B: 16 rows of 64.
+      Value bk = arith::DivUIOp::create(b, loc, e, tile);
+      Value bj = arith::RemUIOp::create(b, loc, e, tile);
+      Value bv = loadOrZero(v.loadB, arith::AddIOp::create(b, loc, k0, bk), K,
+                            arith::AddIOp::create(b, loc, col0, bj), N);
+      memref::StoreOp::create(b, loc, bv, Bs, ValueRange{bk, bj});
+    }
+    gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> acc(kLoop.getRegionIterArgs());
+    SmallVector<Value> rows, cols;
+    for (int64_t r = 0; r < kPerThread; ++r) {
+      rows.push_back(arith::AddIOp::create(b, loc, ty, cst(r * kThreadsDim)));
+      cols.push_back(arith::AddIOp::create(b, loc, tx, cst(r * kThreadsDim)));
+    }
+    for (int64_t k = 0; k < kKStep; ++k) {
+      Value kk = cst(k);
+      SmallVector<Value> av, bv;
+      for (int64_t r = 0; r < kPerThread; ++r) {
+        av.push_back(memref::LoadOp::create(b, loc, As, ValueRange{kk, rows[r]}));
+        bv.push_back(memref::LoadOp::create(b, loc, Bs, ValueRange{kk, cols[r]}));
+      }
+      for (int64_t r = 0; r < kPerThread; ++r)
+        for (int64_t c = 0; c < kPerThread; ++c) {
+          Value &a = acc[r * kPerThread + c];
+          a = math::FmaOp::create(b, loc, av[r], bv[c], a);
+        }
+    }
+    gpu::BarrierOp::create(b, loc);
+    scf::YieldOp::create(b, loc, acc);
+  }
+  for (int64_t r = 0; r < kPerThread; ++r)
+    for (int64_t c = 0; c < kPerThread; ++c) {
+      Value i = arith::AddIOp::create(
+          b, loc, row0, arith::AddIOp::create(b, loc, ty, cst(r * kThreadsDim)));
+      Value j = arith::AddIOp::create(
+          b, loc, col0, arith::AddIOp::create(b, loc, tx, cst(c * kThreadsDim)));
+      auto ifOp = scf::IfOp::create(b, loc, inBounds(i, M, j, N), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value sum = arith::AddFOp::create(b, loc, v.loadC(b, bz, i, j),
+                                        kLoop.getResult(r * kPerThread + c));
+      v.storeC(b, sum, bz, i, j);
+    }
+  gpu::TerminatorOp::create(b, loc);
+}
+
+struct GPUTiledMatmulPass
+    : onnxc::impl::GPUTiledMatmulBase<GPUTiledMatmulPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
+              linalg::Conv2DNchwFchwOp>(op.getOperation()))
+        candidates.push_back(op);
+    });
+    for (linalg::LinalgOp op : candidates) {
+      OpBuilder b(op);
+      std::optional<GemmView> view = matmulView(b, op);
+      if (!view)
+        view = convView(b, op);
+      if (!view)
+        continue; // the ops it built for the view fold away
+      buildTiledGemm(b, op.getLoc(), *view);
+      op->erase();
     }
   }
 };

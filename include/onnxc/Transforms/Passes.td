@@ -526,4 +526,29 @@ def DeviceGlobals : Pass<"onnxc-device-globals", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
+  let summary = "Run f32 matmuls, batch matmuls and NCHW convolutions as shared-memory tiled kernels";
+  let description = [{
+    The CUDA target's matmul kernel (memrefs, before linalg -> parallel
+    loops). A `linalg.matmul` or `linalg.batch_matmul` on f32 with the
+    default indexing maps becomes a `gpu.launch` of 16 x 16 threads per
+    64 x 64 tile of C (grid: N/64 x M/64 x batch). The block walks K in
+    steps of 16: its threads copy the 64 x 16 tile of A and the 16 x 64 tile
+    of B into workgroup memory (4 elements each, zero outside the matrices),
+    synchronise, and each thread accumulates its 4 x 4 elements of C (rows
+    ty + 16 r, columns tx + 16 c: a warp's stores are 16-float runs) in
+    registers, unrolled over the 16 steps; at the end it adds them to C
+    where they lie inside it. A `linalg.conv_2d_nchw_fchw` (input padded
+    before) is the same kernel as an implicit GEMM per image (grid z): M =
+    output channels, N = output pixels, K = C x KH x KW, the filter as A
+    and the input windows gathered as B. Other contractions keep the
+    one-thread-per-element mapping.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // ONNXC_TRANSFORMS_PASSES_TD

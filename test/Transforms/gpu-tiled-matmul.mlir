@@ -1,0 +1,69 @@
+// RUN: onnx-mlir-opt %s --onnxc-gpu-tiled-matmul --canonicalize --cse | FileCheck %s
+
+// Blocks of 16 x 16 threads over 64 x 64 tiles of C (grid N/64 x M/64),
+// two 16 x 64 workgroup tiles, K in steps of 16 with 16 accumulators per
+// thread; operands read as zero outside the matrices; C += the sums where
+// inside.
+// CHECK-LABEL: func.func @mm
+// CHECK-DAG: %[[M:.*]] = memref.dim %arg2, %c0
+// CHECK-DAG: %[[N:.*]] = memref.dim %arg2, %c1
+// CHECK-DAG: %[[K:.*]] = memref.dim %arg0, %c1
+// CHECK-DAG: %[[GX:.*]] = arith.ceildivui %[[N]], %c64
+// CHECK-DAG: %[[GY:.*]] = arith.ceildivui %[[M]], %c64
+// CHECK: scf.if
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[GY]], %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1) workgroup(%[[AS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[SUMS:.*]]:16 = scf.for %[[K0:.*]] = %c0 to %[[K]] step %c16 iter_args(
+// CHECK-COUNT-4: scf.if %{{.*}} -> (f32) {
+// CHECK:   memref.load %arg0
+// CHECK: } else {
+// CHECK:   scf.yield %cst : f32
+// CHECK: memref.store %{{.*}}, %[[AS]]
+// CHECK: memref.load %arg1
+// CHECK: memref.store %{{.*}}, %[[BS]]
+// CHECK: gpu.barrier
+// CHECK-COUNT-256: math.fma
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// CHECK-COUNT-16: memref.store %{{.*}}, %arg2
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.matmul
+func.func @mm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// The batch is the grid's z; each access is indexed by the block's z.
+// CHECK-LABEL: func.func @bmm
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[BZ:.*]]) in (%{{.*}} = %c2, %{{.*}} = %c1, %{{.*}} = %c3)
+// CHECK: memref.load %arg0[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x8x5xf32>
+// CHECK: memref.store %{{.*}}, %arg2[%[[BZ]], %{{.*}}, %{{.*}}] : memref<3x8x70xf32>
+func.func @bmm(%a: memref<3x8x5xf32>, %b: memref<3x5x70xf32>, %c: memref<3x8x70xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<3x8x5xf32>, memref<3x5x70xf32>) outs(%c : memref<3x8x70xf32>)
+  return
+}
+
+// A strided convolution as an implicit GEMM per image: M = 8 filters,
+// N = 3 x 3 pixels, K = 4 x 2 x 2; B reads input[n, c, oh * 2 + kh, ow * 2 + kw].
+// CHECK-LABEL: func.func @conv
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[N:.*]]) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c2)
+// CHECK: memref.load %arg1[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<8x4x2x2xf32>
+// CHECK: %[[OH:.*]] = arith.divui %{{.*}}, %c3
+// CHECK: %[[OW:.*]] = arith.remui %{{.*}}, %c3
+// CHECK: %[[H:.*]] = arith.muli %[[OH]], %c2
+// CHECK: %[[Y:.*]] = arith.addi %[[H]], %{{.*}}
+// CHECK: memref.load %arg0[%[[N]], %{{.*}}, %[[Y]], %{{.*}}] : memref<2x4x7x7xf32>
+// CHECK-COUNT-256: math.fma
+// CHECK: memref.store %{{.*}}, %arg2[%[[N]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x8x3x3xf32>
+func.func @conv(%i: memref<2x4x7x7xf32>, %w: memref<8x4x2x2xf32>, %o: memref<2x8x3x3xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %w : memref<2x4x7x7xf32>, memref<8x4x2x2xf32>) outs(%o : memref<2x8x3x3xf32>)
+  return
+}
+
+// Other element types keep the generic mapping.
+// CHECK-LABEL: func.func @f16
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.matmul
+func.func @f16(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>) {
+  linalg.matmul ins(%a, %b : memref<4x4xf16>, memref<4x4xf16>) outs(%c : memref<4x4xf16>)
+  return
+}
