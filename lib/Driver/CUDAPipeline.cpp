@@ -74,6 +74,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   addBufferization(pm);
   addDeallocation(pm);
   pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul());
+  pm.addNestedPass<func::FuncOp>(createGPUCopies());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createCanonicalizerPass());

@@ -34,6 +34,11 @@ typedef int CUdevice;
 typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream;
 typedef unsigned long long CUdeviceptr;
 
+typedef struct {
+  int type; /* CU_MEM_LOCATION_TYPE_DEVICE = 1 */
+  int id;
+} mem_location;
+
 #define CU_STREAM_PER_THREAD ((CUstream)0x2)
 #define CU_MEM_ATTACH_GLOBAL 0x1
 #define CU_JIT_ERROR_LOG_BUFFER 5
@@ -56,7 +61,12 @@ static struct {
   CUresult (*MemAllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*MemFree)(CUdeviceptr);
   CUresult (*GetErrorString)(CUresult, const char **);
+  /* Optional: CUDA 12.2's form (a location), else the older (a device). */
+  CUresult (*MemPrefetchAsyncV2)(CUdeviceptr, size_t, mem_location, unsigned,
+                                 CUstream);
+  CUresult (*MemPrefetchAsync)(CUdeviceptr, size_t, CUdevice, CUstream);
 } cu;
+static CUdevice g_device;
 
 static pthread_once_t g_cuda_once = PTHREAD_ONCE_INIT;
 static CUcontext g_context;
@@ -102,6 +112,8 @@ static void load_cuda(void) {
       return;
     }
   }
+  cu.MemPrefetchAsyncV2 = dlsym(lib, "cuMemPrefetchAsync_v2");
+  cu.MemPrefetchAsync = dlsym(lib, "cuMemPrefetchAsync");
   CUresult r = cu.Init(0);
   if (r) {
     snprintf(g_cuda_problem, sizeof g_cuda_problem,
@@ -127,7 +139,9 @@ static void load_cuda(void) {
              "no CUDA device: cannot open device %d (%s)", ordinal,
              error_string(r));
     g_context = NULL;
+    return;
   }
+  g_device = device;
 }
 
 /* Called at the start of each run, before anything is allocated. */
@@ -147,6 +161,22 @@ void *onnxc_rt_device_malloc(size_t size) {
                                        CU_MEM_ATTACH_GLOBAL))
     return NULL;
   return (void *)(uintptr_t)p;
+}
+
+/* Starts moving a managed buffer the host wrote (a staged input, a block
+ * whose last user was the host) to the device, ahead of the kernels on the
+ * thread's stream, instead of page by page on their first touches. Best
+ * effort: a driver without prefetching leaves it to the faults. */
+void onnxc_rt_device_prefetch(void *p, size_t bytes) {
+  if (!g_context || !p || !bytes)
+    return;
+  CUdeviceptr d = (CUdeviceptr)(uintptr_t)p;
+  if (cu.MemPrefetchAsyncV2) {
+    mem_location where = {1, g_device};
+    cu.MemPrefetchAsyncV2(d, bytes, where, 0, CU_STREAM_PER_THREAD);
+  } else if (cu.MemPrefetchAsync) {
+    cu.MemPrefetchAsync(d, bytes, g_device, CU_STREAM_PER_THREAD);
+  }
 }
 
 void onnxc_rt_device_free(void *p) {

@@ -50,6 +50,8 @@ void onnxc_rt_run_end(void);
 extern void *onnxc_rt_device_malloc(size_t size) __attribute__((weak));
 extern void onnxc_rt_device_free(void *p) __attribute__((weak));
 extern void onnxc_rt_device_enter(void) __attribute__((weak));
+extern void onnxc_rt_device_prefetch(void *p, size_t bytes)
+    __attribute__((weak));
 
 typedef struct {
   char *name;
@@ -222,6 +224,10 @@ static void *allocate(size_t size, size_t alignment) {
     if (cls >= 0) {
       total = rounded;
       raw = cache_take(cls, total);
+      /* A block the host may have touched last (an output read by the
+       * caller) goes back to the device before the kernels write it. */
+      if (raw && onnxc_rt_device_prefetch)
+        onnxc_rt_device_prefetch(raw, total);
     }
   }
   if (!raw)
@@ -324,6 +330,7 @@ static void stage_inputs(void **args) {
     void *copy = allocate(bytes, 64), *data;
     memcpy(&data, &w[1], sizeof data);
     memcpy(copy, data, bytes);
+    onnxc_rt_device_prefetch(copy, bytes);
     memcpy(&w[0], &copy, sizeof copy);
     memcpy(&w[1], &copy, sizeof copy);
   }

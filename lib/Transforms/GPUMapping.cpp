@@ -209,6 +209,7 @@ struct DeviceGlobalsPass
 //===----------------------------------------------------------------------===//
 
 namespace mlir::onnxc {
+#define GEN_PASS_DEF_GPUCOPIES
 #define GEN_PASS_DEF_GPUTILEDMATMUL
 #include "onnxc/Transforms/Passes.h.inc"
 } // namespace mlir::onnxc
@@ -479,4 +480,23 @@ struct GPUTiledMatmulPass
   }
 };
 
+} // namespace
+
+namespace {
+struct GPUCopiesPass : onnxc::impl::GPUCopiesBase<GPUCopiesPass> {
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp op) {
+      auto type = dyn_cast<MemRefType>(op.getSource().getType());
+      if (type && type.getRank() > 0 &&
+          isa<MemRefType>(op.getTarget().getType()))
+        copies.push_back(op);
+    });
+    for (memref::CopyOp op : copies) {
+      OpBuilder b(op);
+      linalg::CopyOp::create(b, op.getLoc(), op.getSource(), op.getTarget());
+      op.erase();
+    }
+  }
+};
 } // namespace

@@ -551,4 +551,16 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def GPUCopies : Pass<"onnxc-gpu-copies", "func::FuncOp"> {
+  let summary = "Copies between buffers as linalg.copy, to run as kernels";
+  let description = [{
+    The CUDA target (memrefs, before linalg -> parallel loops). A
+    `memref.copy` (a pad's interior, a concat's part, a slice) would run on
+    the host through the runtime's memrefCopy, moving the managed buffers
+    to the CPU and back; as `linalg.copy` it becomes a parallel loop and
+    then a kernel. Copies of rank 0 stay (one element).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // ONNXC_TRANSFORMS_PASSES_TD
