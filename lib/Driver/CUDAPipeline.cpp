@@ -119,6 +119,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createDeviceGlobals());
+  pm.addPass(createDeviceSync());
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = toolkit;
   binary.compilationTarget = options.format;

@@ -261,6 +261,7 @@ typedef struct {
 
 static pthread_mutex_t g_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread const char *g_kernel; /* the last kernel looked up */
+static __thread int g_pending;        /* launches not yet waited for */
 
 void *mgpuModuleLoad(void *data, size_t size) {
   (void)size;
@@ -319,11 +320,29 @@ void *mgpuModuleGetFunction(void *handle, const char *name) {
 void *mgpuStreamCreate(void) { return CU_STREAM_PER_THREAD; }
 void mgpuStreamDestroy(void *stream) { (void)stream; }
 
-void mgpuStreamSynchronize(void *stream) {
-  CUresult r = cu.StreamSynchronize(stream);
+/* The launches' own synchronisation: none. The host waits only where it
+ * touches memory (onnxc_rt_device_sync, which onnxc-device-sync places),
+ * so that kernels queue up on the stream. */
+void mgpuStreamSynchronize(void *stream) { (void)stream; }
+
+/* Waits for the kernels launched by this thread; a failure ends the run. */
+void onnxc_rt_device_sync(void) {
+  if (!g_pending)
+    return;
+  g_pending = 0;
+  CUresult r = cu.StreamSynchronize(CU_STREAM_PER_THREAD);
   if (r)
-    onnxc_rt_abort(ONNXC_ERROR_DEVICE, "CUDA: kernel %s failed (%s)",
-                   g_kernel ? g_kernel : "?", error_string(r));
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE,
+                   "CUDA: a kernel failed (%s); the last one launched was %s",
+                   error_string(r), g_kernel ? g_kernel : "?");
+}
+
+/* The same without ending the run (on the way out of a failed run). */
+void onnxc_rt_device_drain(void) {
+  if (!g_pending)
+    return;
+  g_pending = 0;
+  cu.StreamSynchronize(CU_STREAM_PER_THREAD);
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -331,6 +350,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t paramsCount) {
   (void)paramsCount;
+  g_pending = 1;
   CUresult r = cu.LaunchKernel(function, (unsigned)gridX, (unsigned)gridY,
                                (unsigned)gridZ, (unsigned)blockX,
                                (unsigned)blockY, (unsigned)blockZ,

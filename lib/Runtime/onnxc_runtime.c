@@ -52,6 +52,10 @@ extern void onnxc_rt_device_free(void *p) __attribute__((weak));
 extern void onnxc_rt_device_enter(void) __attribute__((weak));
 extern void onnxc_rt_device_prefetch(void *p, size_t bytes)
     __attribute__((weak));
+/* Waits for the kernels the thread launched (ending the run if one
+ * failed), or only waits. */
+extern void onnxc_rt_device_sync(void) __attribute__((weak));
+extern void onnxc_rt_device_drain(void) __attribute__((weak));
 
 typedef struct {
   char *name;
@@ -258,6 +262,10 @@ static void *allocate(size_t size, size_t alignment) {
 static void release(void *p) {
   if (!p)
     return;
+  /* A kernel may still read the block, which the cache writes to. (On the
+   * way out of a failed run the stream is drained already.) */
+  if (onnxc_rt_device_sync)
+    onnxc_rt_device_sync();
   alloc_header *h = (alloc_header *)((char *)p - sizeof(alloc_header));
   unlink_buffer(h);
   if (h->total < CACHE_MIN_BYTES || !cache_give(h->raw, h->total))
@@ -345,6 +353,8 @@ static onnxc_status call_entry(run_context *run, void **args) {
   g_run = run;
   run->holds_init_lock = 0;
   if (setjmp(run->jump)) {
+    if (onnxc_rt_device_drain)
+      onnxc_rt_device_drain();
     if (run->holds_init_lock) { /* the init failed: the next run retries */
       run->holds_init_lock = 0;
       pthread_mutex_unlock(&g_init_lock);
@@ -368,6 +378,8 @@ static onnxc_status call_entry(run_context *run, void **args) {
     pthread_mutex_unlock(&g_init_lock);
   }
   onnxc_model_entry(args);
+  if (onnxc_rt_device_sync)
+    onnxc_rt_device_sync();
   g_run = outer;
   return ONNXC_OK;
 }
@@ -790,6 +802,8 @@ typedef struct {
 
 void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
                 onnxc_unranked_memref *dst) {
+  if (onnxc_rt_device_sync)
+    onnxc_rt_device_sync();
   int64_t rank = src->rank;
   const int64_t *s = (const int64_t *)src->descriptor;
   const int64_t *d = (const int64_t *)dst->descriptor;

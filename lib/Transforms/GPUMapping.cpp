@@ -209,6 +209,7 @@ struct DeviceGlobalsPass
 //===----------------------------------------------------------------------===//
 
 namespace mlir::onnxc {
+#define GEN_PASS_DEF_DEVICESYNC
 #define GEN_PASS_DEF_GPUCOPIES
 #define GEN_PASS_DEF_GPUTILEDMATMUL
 #include "onnxc/Transforms/Passes.h.inc"
@@ -496,6 +497,50 @@ struct GPUCopiesPass : onnxc::impl::GPUCopiesBase<GPUCopiesPass> {
       OpBuilder b(op);
       linalg::CopyOp::create(b, op.getLoc(), op.getSource(), op.getTarget());
       op.erase();
+    }
+  }
+};
+} // namespace
+
+namespace {
+constexpr StringLiteral kDeviceSyncFn = "onnxc_rt_device_sync";
+
+/// Runtime functions that need no wait for the kernels: the launch ABI,
+/// the device copies of globals, the allocator (which waits itself before
+/// it reuses a block), the sync itself.
+bool needsNoSync(StringRef callee) {
+  return callee.starts_with("mgpu") || callee == kDeviceGlobalFn ||
+         callee == kDeviceSyncFn || callee == "_mlir_memref_to_llvm_alloc" ||
+         callee == "_mlir_memref_to_llvm_aligned_alloc" ||
+         callee == "_mlir_memref_to_llvm_free";
+}
+
+struct DeviceSyncPass : onnxc::impl::DeviceSyncBase<DeviceSyncPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = module.getContext();
+    SmallVector<Operation *> points;
+    for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
+      fn.walk([&](Operation *op) {
+        if (isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MemcpyOp, LLVM::MemmoveOp,
+                LLVM::MemsetOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op))
+          points.push_back(op);
+        else if (auto call = dyn_cast<LLVM::CallOp>(op))
+          if (!call.getCallee() || !needsNoSync(*call.getCallee()))
+            points.push_back(op);
+      });
+    if (points.empty())
+      return;
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(kDeviceSyncFn);
+    if (!callee)
+      callee = LLVM::LLVMFuncOp::create(
+          b, module.getLoc(), kDeviceSyncFn,
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {}));
+    for (Operation *op : points) {
+      b.setInsertionPoint(op);
+      LLVM::CallOp::create(b, op->getLoc(), callee, ValueRange{});
     }
   }
 };

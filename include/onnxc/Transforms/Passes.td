@@ -563,4 +563,19 @@ def GPUCopies : Pass<"onnxc-gpu-copies", "func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def DeviceSync : Pass<"onnxc-device-sync", "ModuleOp"> {
+  let summary = "Host code waits for the launched kernels only where it touches memory";
+  let description = [{
+    The CUDA target (LLVM dialect, host functions, after gpu-to-llvm).
+    Kernel launches are asynchronous on the thread's stream (the runtime's
+    mgpuStreamSynchronize only notes that kernels are pending); before each
+    host operation that reads or writes memory (llvm.load, llvm.store, the
+    memcpy/memmove/memset intrinsics, atomics, and calls other than the
+    runtime's launch and device functions) this pass inserts a call of
+    `onnxc_rt_device_sync()`, which waits for the stream when kernels are
+    pending and ends the run with ONNXC_ERROR_DEVICE when one failed.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // ONNXC_TRANSFORMS_PASSES_TD

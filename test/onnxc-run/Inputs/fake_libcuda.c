@@ -5,7 +5,8 @@
  * the host side of a model compiled for CUDA: the kernels' modules loaded
  * by the shared object's constructors, functions looked up by name,
  * launch shapes, memory hooks, statuses. FAKE_CUDA_FAIL_LAUNCH=1 makes
- * every launch fail (CUDA_ERROR_LAUNCH_FAILED, 719). */
+ * every launch fail (CUDA_ERROR_LAUNCH_FAILED, 719), FAKE_CUDA_FAIL_SYNC=1
+ * every wait for the stream (a kernel that failed while running). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,11 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   const char *fail = getenv("FAKE_CUDA_FAIL_LAUNCH");
   return fail && *fail == '1' ? 719 : 0;
 }
-CUresult cuStreamSynchronize(void *stream) { (void)stream; return 0; }
+CUresult cuStreamSynchronize(void *stream) {
+  (void)stream;
+  const char *fail = getenv("FAKE_CUDA_FAIL_SYNC");
+  return fail && *fail == '1' ? 719 : 0;
+}
 CUresult cuMemAllocManaged(unsigned long long *p, size_t size, unsigned f) {
   (void)f;
   void *m = NULL;
