@@ -102,6 +102,16 @@ suite conformance '^onnx-[0-9.]+ |^ *total |^REGRESSIONS|^NOT RUN|^error:' \
   --onnxc-run "$BUILD_DIR/bin/onnxc-run" --jobs "$JOBS" \
   --report "$LOG_DIR/conformance-results.txt"
 
+# The CUDA target without a GPU: every test of those lists compiles with
+# --target=cuda and its PTX assembles with CUDA's ptxas (skipped, passing,
+# where ptxas is absent). docs/CUDA.md says how to run them on a GPU.
+suite conformance-cuda '^onnx-[0-9.]+ |^ *total |^REGRESSIONS|^NOT RUN|^error:|^skipped' \
+  flock -s "$LOCK" \
+  "$PYTHON" "$ROOT/utils/conformance.py" --onnxc "$BUILD_DIR/bin/onnxc" \
+  --onnxc-run "$BUILD_DIR/bin/onnxc-run" --jobs "$JOBS" \
+  --target cuda --compile-only \
+  --report "$LOG_DIR/conformance-cuda-results.txt"
+
 #===------------------------------------------------------------------------===#
 
 echo

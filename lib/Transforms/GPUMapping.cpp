@@ -23,6 +23,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 #include <array>
@@ -221,6 +222,9 @@ constexpr int64_t kTile = 64;      // rows and columns of C per block
 constexpr int64_t kThreadsDim = 16; // threads per block along x and y
 constexpr int64_t kKStep = 16;     // K per workgroup-memory tile
 constexpr int64_t kPerThread = kTile / kThreadsDim; // 4 x 4 per thread
+constexpr int64_t kSplitTargetBlocks = 264; // split K below this many blocks
+constexpr int64_t kSplitMinK = 256;         // K per slice at least
+constexpr int64_t kSplitMax = 16;
 
 /// A product C[b] += A[b] x B[b] (M x K times K x N, `batch` of them) as
 /// the tiled kernel sees it: element accessors for in-range indices.
@@ -346,6 +350,47 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
   return v;
 }
 
+/// How many slices of K the kernel splits a product into: 1 unless its
+/// sizes are static and its 64 x 64 tiles give fewer blocks than
+/// kSplitTargetBlocks (two waves on a 132-SM GPU) while K is long; then
+/// enough slices for that many blocks, each at least kSplitMinK long.
+/// The value of an index computed from constants, static dims and
+/// products (the sizes of a GemmView), if it is known.
+std::optional<int64_t> staticIndex(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  if (auto dim = v.getDefiningOp<memref::DimOp>()) {
+    auto type = cast<MemRefType>(dim.getSource().getType());
+    std::optional<int64_t> i = getConstantIntValue(dim.getIndex());
+    if (i && !type.isDynamicDim(*i))
+      return type.getDimSize(*i);
+  }
+  if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
+    std::optional<int64_t> a = staticIndex(mul.getLhs()),
+                           b = staticIndex(mul.getRhs());
+    if (a && b)
+      return *a * *b;
+  }
+  return std::nullopt;
+}
+
+int64_t splitsFor(const GemmView &v) {
+  std::optional<int64_t> M = staticIndex(v.M), N = staticIndex(v.N),
+                         K = staticIndex(v.K), batch = staticIndex(v.batch);
+  if (!M || !N || !K || !batch || *M <= 0 || *N <= 0 || *batch <= 0)
+    return 1;
+  int64_t blocks = llvm::divideCeil(*M, kTile) * llvm::divideCeil(*N, kTile) *
+                   *batch;
+  int64_t wanted = llvm::divideCeil(kSplitTargetBlocks, blocks);
+  int64_t most = std::min<int64_t>(kSplitMax, *K / kSplitMinK);
+  int64_t splits = std::min(wanted, most);
+  if (splits <= 1)
+    return 1;
+  // Whole steps of K per slice, and no empty slice.
+  int64_t slice = llvm::divideCeil(llvm::divideCeil(*K, splits), kKStep) * kKStep;
+  return llvm::divideCeil(*K, slice);
+}
+
 void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
   auto cst = [&](int64_t x) { return arith::ConstantIndexOp::create(b, loc, x); };
   Value zero = cst(0), one = cst(1);
@@ -363,10 +408,28 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
 
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
+  // Split K: slice s of image n is block z = n * splits + s; each writes its
+  // partial sums to partial[z], which a second kernel adds to C.
+  int64_t splits = splitsFor(v);
+  Value partial;
+  Value sliceLen = K;
+  if (splits > 1) {
+    int64_t k = *staticIndex(K);
+    int64_t len = llvm::divideCeil(llvm::divideCeil(k, splits), kKStep) * kKStep;
+    sliceLen = cst(len);
+    partial = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get({*staticIndex(v.batch) * splits, *staticIndex(M),
+                         *staticIndex(N)},
+                        f32));
+  }
+  Value gridZ = splits > 1 ? arith::MulIOp::create(b, loc, v.batch, cst(splits))
+                                 .getResult()
+                           : v.batch;
   auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto tileType = MemRefType::get({kKStep, kTile}, f32, AffineMap(), workgroup);
   Value threads = cst(kThreadsDim);
-  auto launch = gpu::LaunchOp::create(b, loc, gridX, gridY, v.batch, threads,
+  auto launch = gpu::LaunchOp::create(b, loc, gridX, gridY, gridZ, threads,
                                       threads, one, nullptr, nullptr, {},
                                       TypeRange{tileType, tileType});
   Value As = launch.getWorkgroupAttributions()[0]; // As[k][i] = A[row0 + i][k0 + k]
@@ -376,6 +439,14 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
   Value row0 = arith::MulIOp::create(b, loc, launch.getBlockIds().y, tile);
   Value col0 = arith::MulIOp::create(b, loc, launch.getBlockIds().x, tile);
   Value bz = launch.getBlockIds().z;
+  Value kBegin = zero, kEnd = K;
+  if (splits > 1) {
+    Value slice = arith::RemUIOp::create(b, loc, bz, cst(splits));
+    kBegin = arith::MulIOp::create(b, loc, slice, sliceLen);
+    kEnd = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, kBegin, sliceLen), K);
+    bz = arith::DivUIOp::create(b, loc, bz, cst(splits));
+  }
   Value tid = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, ty, threads), tx);
   Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
@@ -398,7 +469,7 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
   };
 
   SmallVector<Value> init(kPerThread * kPerThread, fzero);
-  auto kLoop = scf::ForOp::create(b, loc, zero, K, cst(kKStep), init);
+  auto kLoop = scf::ForOp::create(b, loc, kBegin, kEnd, cst(kKStep), init);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(kLoop.getBody());
@@ -411,13 +482,13 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
       Value ai = arith::DivUIOp::create(b, loc, e, cst(kKStep));
       Value ak = arith::RemUIOp::create(b, loc, e, cst(kKStep));
       Value av = loadOrZero(v.loadA, arith::AddIOp::create(b, loc, row0, ai),
-                            M, arith::AddIOp::create(b, loc, k0, ak), K);
+                            M, arith::AddIOp::create(b, loc, k0, ak), kEnd);
       memref::StoreOp::create(b, loc, av, As, ValueRange{ak, ai});
       // B: 16 rows of 64.
       Value bk = arith::DivUIOp::create(b, loc, e, tile);
       Value bj = arith::RemUIOp::create(b, loc, e, tile);
-      Value bv = loadOrZero(v.loadB, arith::AddIOp::create(b, loc, k0, bk), K,
-                            arith::AddIOp::create(b, loc, col0, bj), N);
+      Value bv = loadOrZero(v.loadB, arith::AddIOp::create(b, loc, k0, bk),
+                            kEnd, arith::AddIOp::create(b, loc, col0, bj), N);
       memref::StoreOp::create(b, loc, bv, Bs, ValueRange{bk, bj});
     }
     gpu::BarrierOp::create(b, loc);
@@ -452,11 +523,40 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
       auto ifOp = scf::IfOp::create(b, loc, inBounds(i, M, j, N), false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
-      Value sum = arith::AddFOp::create(b, loc, v.loadC(b, bz, i, j),
-                                        kLoop.getResult(r * kPerThread + c));
+      Value acc = kLoop.getResult(r * kPerThread + c);
+      if (partial) {
+        memref::StoreOp::create(b, loc, acc, partial,
+                                ValueRange{launch.getBlockIds().z, i, j});
+        continue;
+      }
+      Value sum = arith::AddFOp::create(b, loc, v.loadC(b, bz, i, j), acc);
       v.storeC(b, sum, bz, i, j);
     }
   gpu::TerminatorOp::create(b, loc);
+  if (!partial)
+    return;
+  // C[n, i, j] += the slices' sums, in slice order (deterministic): a
+  // parallel loop that onnxc-map-parallel-loops-to-gpu launches.
+  b.setInsertionPointAfter(launch);
+  auto loop = scf::ParallelOp::create(
+      b, loc, ValueRange{zero, zero, zero}, ValueRange{v.batch, M, N},
+      ValueRange{one, one, one});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value n = loop.getInductionVars()[0], i = loop.getInductionVars()[1],
+          j = loop.getInductionVars()[2];
+    Value sum = v.loadC(b, n, i, j);
+    Value first = arith::MulIOp::create(b, loc, n, cst(splits));
+    for (int64_t s = 0; s < splits; ++s) {
+      Value z = arith::AddIOp::create(b, loc, first, cst(s));
+      sum = arith::AddFOp::create(
+          b, loc, sum,
+          memref::LoadOp::create(b, loc, partial, ValueRange{z, i, j}));
+    }
+    v.storeC(b, sum, n, i, j);
+  }
+  memref::DeallocOp::create(b, loc, partial);
 }
 
 struct GPUTiledMatmulPass

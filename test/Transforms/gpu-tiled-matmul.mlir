@@ -59,6 +59,28 @@ func.func @conv(%i: memref<2x4x7x7xf32>, %w: memref<8x4x2x2xf32>, %o: memref<2x8
   return
 }
 
+// One 64 x 64 tile but K = 8192: the kernel splits K into 16 slices of 512
+// (block z), each writing its sums to a partial buffer; a parallel loop then
+// adds the slices to C in order.
+// CHECK-LABEL: func.func @split_k
+// CHECK: %[[P:.*]] = memref.alloc() : memref<16x64x64xf32>
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[Z:.*]]) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c16)
+// CHECK: %[[S:.*]] = arith.remui %[[Z]], %c16
+// CHECK: %[[B:.*]] = arith.muli %[[S]], %c512
+// CHECK: %[[E0:.*]] = arith.addi %[[B]], %c512
+// CHECK: %[[E:.*]] = arith.minui %[[E0]], %c8192
+// CHECK: scf.for %{{.*}} = %[[B]] to %[[E]] step %c16
+// CHECK: memref.store %{{.*}}, %[[P]][%[[Z]], %{{.*}}, %{{.*}}]
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%c0, %c0) to (%c64, %c64)
+// CHECK:   memref.load %arg2[%[[I]], %[[J]]]
+// CHECK-COUNT-16: memref.load %[[P]]
+// CHECK:   memref.store %{{.*}}, %arg2[%[[I]], %[[J]]]
+// CHECK: memref.dealloc %[[P]]
+func.func @split_k(%a: memref<64x8192xf32>, %b: memref<8192x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x8192xf32>, memref<8192x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
 // Other element types keep the generic mapping.
 // CHECK-LABEL: func.func @f16
 // CHECK-NOT: gpu.launch
