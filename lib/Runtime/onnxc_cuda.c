@@ -144,6 +144,10 @@ static void load_cuda(void) {
   g_device = device;
 }
 
+__attribute__((visibility("default"))) const char *onnxc_device(void) {
+  return "cuda";
+}
+
 /* Called at the start of each run, before anything is allocated. */
 void onnxc_rt_device_enter(void) {
   pthread_once(&g_cuda_once, load_cuda);

@@ -97,14 +97,21 @@ typedef struct alloc_header {
  * buffers): a fresh block of that size would come from mmap and fault in
  * its pages again on every run. Block sizes are rounded up to classes of
  * four per power of two (at most 25% more), so that buffers of nearby sizes
- * can take each other's blocks; each class is a list linked through the
- * blocks' first bytes. At most CACHE_MAX_BYTES in all; shared by the
- * threads of the process. */
+ * can take each other's blocks; each class is a list of nodes apart from
+ * the blocks. At most CACHE_MAX_BYTES in all; shared by the threads of the
+ * process. */
 #define CACHE_MIN_BYTES ((size_t)4 << 10)
 #define CACHE_MAX_BYTES ((size_t)1 << 30)
 #define CACHE_CLASSES (4 * 64)
 static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static void *g_cache[CACHE_CLASSES];
+/* The list of a class: a node per block, kept apart from the block (on the
+ * CUDA target a kernel may still read a block that its last host owner
+ * freed; the cache must not write into it). */
+typedef struct cache_node {
+  void *raw;
+  struct cache_node *next;
+} cache_node;
+static cache_node *g_cache[CACHE_CLASSES];
 static size_t g_cache_bytes;
 
 /* The class of a block of `total` bytes (>= CACHE_MIN_BYTES), and its
@@ -125,14 +132,16 @@ static int cache_class(size_t total, size_t *rounded) {
 /* A cached block of class `cls` (whose size is `total`), or NULL. */
 static void *cache_take(int cls, size_t total) {
   pthread_mutex_lock(&g_cache_lock);
-  void *raw = g_cache[cls];
-  if (raw) {
-    void *next;
-    memcpy(&next, raw, sizeof next);
-    g_cache[cls] = next;
+  cache_node *node = g_cache[cls];
+  if (node) {
+    g_cache[cls] = node->next;
     g_cache_bytes -= total;
   }
   pthread_mutex_unlock(&g_cache_lock);
+  if (!node)
+    return NULL;
+  void *raw = node->raw;
+  free(node);
   return raw;
 }
 
@@ -142,15 +151,21 @@ static int cache_give(void *raw, size_t total) {
   int cls = cache_class(total, &rounded);
   if (cls < 0 || rounded != total)
     return 0;
+  cache_node *node = malloc(sizeof *node);
+  if (!node)
+    return 0;
+  node->raw = raw;
   int kept = 0;
   pthread_mutex_lock(&g_cache_lock);
   if (g_cache_bytes + total <= CACHE_MAX_BYTES) {
-    memcpy(raw, &g_cache[cls], sizeof(void *));
-    g_cache[cls] = raw;
+    node->next = g_cache[cls];
+    g_cache[cls] = node;
     g_cache_bytes += total;
     kept = 1;
   }
   pthread_mutex_unlock(&g_cache_lock);
+  if (!kept)
+    free(node);
   return kept;
 }
 
@@ -159,18 +174,23 @@ static void *raw_alloc(size_t size) {
 }
 
 static void raw_free(void *p) {
-  if (onnxc_rt_device_free)
+  if (onnxc_rt_device_free) {
+    /* Not while a kernel may still use it (a failed run drained the
+     * stream already). */
+    if (onnxc_rt_device_sync)
+      onnxc_rt_device_sync();
     onnxc_rt_device_free(p);
-  else
+  } else {
     free(p);
+  }
 }
 
 __attribute__((destructor)) static void free_cache(void) {
   for (int i = 0; i < CACHE_CLASSES; ++i) {
     while (g_cache[i]) {
-      void *next;
-      memcpy(&next, g_cache[i], sizeof next);
-      raw_free(g_cache[i]);
+      cache_node *next = g_cache[i]->next;
+      raw_free(g_cache[i]->raw);
+      free(g_cache[i]);
       g_cache[i] = next;
     }
   }
@@ -262,10 +282,6 @@ static void *allocate(size_t size, size_t alignment) {
 static void release(void *p) {
   if (!p)
     return;
-  /* A kernel may still read the block, which the cache writes to. (On the
-   * way out of a failed run the stream is drained already.) */
-  if (onnxc_rt_device_sync)
-    onnxc_rt_device_sync();
   alloc_header *h = (alloc_header *)((char *)p - sizeof(alloc_header));
   unlink_buffer(h);
   if (h->total < CACHE_MIN_BYTES || !cache_give(h->raw, h->total))
@@ -517,6 +533,9 @@ static size_t dtype_size(int32_t dtype) {
 }
 
 EXPORT int onnxc_api_version(void) { return ONNXC_API_VERSION; }
+
+/* onnxc_cuda.c's definition replaces this one in models compiled for CUDA. */
+EXPORT __attribute__((weak)) const char *onnxc_device(void) { return "cpu"; }
 EXPORT int onnxc_num_inputs(void) {
   return ensure_signature() ? g_num_inputs : -1;
 }

@@ -44,6 +44,11 @@ static bool resolve(void *handle, const char *symbol, Fn &fn,
 
 static std::string str(const char *s) { return s ? s : ""; }
 
+std::string CompiledModel::device() const {
+  const char *d = deviceFn ? deviceFn() : nullptr;
+  return d ? d : "cpu";
+}
+
 bool CompiledModel::setNumThreads(int threads) const {
   if (!setThreads)
     return false;
@@ -78,6 +83,7 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
     return false;
   setThreads = reinterpret_cast<decltype(setThreads)>(
       dlsym(handle, "onnxc_set_num_threads"));
+  deviceFn = reinterpret_cast<decltype(deviceFn)>(dlsym(handle, "onnxc_device"));
   int version = apiVersion();
   if (version != ONNXC_API_VERSION) {
     error = "the library implements onnxc API version " +

@@ -59,6 +59,10 @@ public:
   const std::vector<ValueInfo> &inputs() const { return inputs_; }
   const std::vector<ValueInfo> &outputs() const { return outputs_; }
 
+  /// Where the library runs (onnxc_device): "cpu" or "cuda"; "cpu" for a
+  /// library that predates the function.
+  std::string device() const;
+
   /// Sets the library's intra-op thread count (onnxc_set_num_threads);
   /// false when the library does not export it.
   bool setNumThreads(int threads) const;
@@ -73,6 +77,7 @@ private:
   std::vector<ValueInfo> inputs_, outputs_;
 
   decltype(&onnxc_api_version) apiVersion = nullptr;
+  decltype(&onnxc_device) deviceFn = nullptr;
   decltype(&onnxc_num_inputs) numInputs = nullptr;
   decltype(&onnxc_num_outputs) numOutputs = nullptr;
   decltype(&onnxc_input_name) inputName = nullptr;

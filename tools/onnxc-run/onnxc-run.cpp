@@ -88,6 +88,12 @@ const char *usageText =
     "  --concurrency C         run the iterations from C threads at once; "
     "each\n"
     "                          caller's outputs must equal the first run's\n"
+    "Device:\n"
+    "  --device cpu|cuda       require the library to run there (onnxc "
+    "--target);\n"
+    "                          a CUDA library runs on CUDA either way, its "
+    "inputs\n"
+    "                          and outputs in host memory\n"
     "\n"
     "Exit status: 0 success, 1 an output differs, 2 usage/load/run error.\n";
 
@@ -98,6 +104,7 @@ struct Options {
   double rtol = 1e-3, atol = 1e-7;
   int iterations = 0, warmup = 0, concurrency = 1;
   int threads = 0; // intra-op; 0: the library's default
+  std::string device; // --device: what the library must run on ("" any)
   bool randomInputs = false, rampInputs = false, checkDeterminism = false;
   int printValues = 0;
   uint64_t seed = 0;
@@ -159,7 +166,7 @@ Options parseOptions(int argc, char **argv) {
       "--input",  "--inputs",  "--expected",     "--expected-dir",
       "--rtol",   "--atol",    "--save-outputs", "--iterations",
       "--warmup", "--threads", "--seed",         "--dim",
-      "--print-outputs", "--concurrency"};
+      "--print-outputs", "--concurrency", "--device"};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -224,6 +231,11 @@ Options parseOptions(int argc, char **argv) {
       o.printValues = parseCount(arg, value, 0);
     else if (arg == "--threads")
       o.threads = parseCount(arg, value, 1);
+    else if (arg == "--device") {
+      if (value != "cpu" && value != "cuda")
+        usageError("--device takes cpu or cuda, not '" + value + "'");
+      o.device = value;
+    }
     else if (arg == "--concurrency")
       o.concurrency = parseCount(arg, value, 1);
     else if (arg == "--seed") {
@@ -814,6 +826,14 @@ int main(int argc, char **argv) {
   }
   if (!model.load(options.model, error))
     fatal("cannot load " + options.model + ": " + error);
+  std::string device = model.device();
+  if (!options.device.empty() && options.device != device)
+    fatal(options.model + " runs on " + device + " (onnxc --target=" +
+          device + "), not " + options.device);
+  if (device != "cpu") {
+    std::printf("device: %s\n", device.c_str());
+    std::fflush(stdout);
+  }
   if (options.threads > 0 && !model.setNumThreads(options.threads))
     fatal("--threads: " + options.model +
           " does not export onnxc_set_num_threads");

@@ -331,13 +331,19 @@ def bench(root, out, deadline, use_compile):
             lines.append("%s: onnxc status %d: %s" % (name, status, got))
             m.close()
             continue
+        row = {"model": name}
+        if name.startswith(("sgemm", "matmul")):
+            # The product against numpy's (float64): the kernels' results.
+            want = ins[0].astype(np.float64) @ ins[1].astype(np.float64)
+            bad = compare(got[0], want.astype(np.float32), 1e-3, 1e-3)
+            row["check"] = "OK" if bad is None else "FAIL: " + bad
         first = time.perf_counter()
         m.run(ins)
         one = time.perf_counter() - first
         iters = max(3, min(50, int(10.0 / max(one, 1e-4))))
         onnxc_ms = timed(lambda: m.run(ins, keep_outputs=False), warmup=2, iters=iters)
         m.close()
-        row = {"model": name, "onnxc_ms": onnxc_ms}
+        row["onnxc_ms"] = onnxc_ms
         if name.startswith("sgemm") and torch is not None:
             n = int(name.split("_")[1])
             a = torch.randn(n, n, device="cuda")
@@ -376,6 +382,9 @@ def bench(root, out, deadline, use_compile):
                 "%.2f" % r["torch_tflops"] if "torch_tflops" in r else "-"))
         if peak:
             f.write("\ntorch fp32 sgemm 4096^3 (tf32 off): %.1f TFLOP/s\n" % peak)
+        for r in rows:
+            if "check" in r:
+                f.write("\n%s result vs numpy: %s\n" % (r["model"], r["check"]))
         for l in lines:
             f.write("\n" + l)
     return rows

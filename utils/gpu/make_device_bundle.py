@@ -100,13 +100,15 @@ def constant_weights(src, dst):
     onnx.save(m, dst)
 
 
-def sgemm_inputs(n, dst):
+def sgemm_inputs(n, dst, k=None, m=None):
+    """Y = A B with A [m, k] and B [k, n] both inputs (default square)."""
     from onnx import TensorProto, helper
+    k, m = k or n, m or n
     g = helper.make_graph(
         [helper.make_node("MatMul", ["A", "B"], ["Y"], name="matmul")], "sgemm",
-        [helper.make_tensor_value_info("A", TensorProto.FLOAT, [n, n]),
-         helper.make_tensor_value_info("B", TensorProto.FLOAT, [n, n])],
-        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [n, n])])
+        [helper.make_tensor_value_info("A", TensorProto.FLOAT, [m, k]),
+         helper.make_tensor_value_info("B", TensorProto.FLOAT, [k, n])],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [m, n])])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8
     onnx.save(m, dst)
@@ -166,13 +168,15 @@ def main():
                             "--out", built, "--only", *need], check=True)
         sgemm_inputs(1024, os.path.join(models, "sgemm_1024.onnx"))
         sgemm_inputs(4096, os.path.join(models, "sgemm_4096.onnx"))
+        # One 64 x 64 tile, K split into 16 slices: checked against numpy.
+        sgemm_inputs(64, os.path.join(models, "matmul_64x8192x64.onnx"), k=8192, m=64)
         shutil.copy(os.path.join(conformance.SUITES["onnx-1.23"], "light",
                                  "light_resnet50.onnx"),
                     os.path.join(models, "light_resnet50.onnx"))
         for n in ("resnet50_full", "bert_encoder_static"):
             constant_weights(os.path.join(built, n + ".onnx"), os.path.join(models, n + ".onnx"))
-        for n in ("sgemm_1024", "sgemm_4096", "light_resnet50", "resnet50_full",
-                  "bert_encoder_static"):
+        for n in ("sgemm_1024", "sgemm_4096", "matmul_64x8192x64", "light_resnet50",
+                  "resnet50_full", "bert_encoder_static"):
             ok, err = compile_cuda(args.onnxc, os.path.join(models, n + ".onnx"),
                                    os.path.join(bench, n + ".so"), args.gpu_arch)
             print("bench %s: %s" % (n, "compiled" if ok else "compile error: %s" % err))

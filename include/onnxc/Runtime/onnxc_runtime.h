@@ -104,6 +104,10 @@ void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs);
 int onnxc_set_num_threads(int n);
 int onnxc_get_num_threads(void);
 
+/* Where the model runs: "cpu", or "cuda" for a library compiled with
+ * --target=cuda. */
+const char *onnxc_device(void);
+
 /* The message of the last failed call on the calling thread ("" if none). */
 const char *onnxc_last_error(void);
 
