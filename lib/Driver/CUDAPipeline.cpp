@@ -18,12 +18,10 @@
 #include "onnxc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Target/LLVM/NVVM/Utils.h"
 #include "mlir/Transforms/Passes.h"
@@ -86,15 +84,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
 
   // The kernels: bf16 arithmetic in f32 as on the host, then NVVM.
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addNestedPass<gpu::GPUFuncOp>(
-      math::createMathExtendToSupportedTypes());
-  arith::ArithEmulateUnsupportedFloatsOptions emulate;
-  emulate.sourceTypeStrs = {"bf16"};
-  device.addNestedPass<gpu::GPUFuncOp>(
-      arith::createArithEmulateUnsupportedFloats(emulate));
-  arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true;
-  device.addPass(arith::createArithExpandOpsPass(expand));
+  addBf16AsF32(device, gpu::GPUFuncOp::getOperationName());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;

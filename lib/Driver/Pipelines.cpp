@@ -119,17 +119,21 @@ void mlir::onnxc::addDeallocation(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createPlanBuffers());
 }
 
-void mlir::onnxc::addHostLowering(OpPassManager &pm, bool vectorize) {
-  pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
+void mlir::onnxc::addBf16AsF32(OpPassManager &pm, StringRef functionOp) {
+  OpPassManager &functions = pm.nest(functionOp);
+  functions.addPass(math::createMathExtendToSupportedTypes());
   // bf16 arithmetic runs in f32; the bf16 <-> f32 conversions become bit
   // operations, so no compiler-rt builtin is needed at link time.
   arith::ArithEmulateUnsupportedFloatsOptions emulate;
   emulate.sourceTypeStrs = {"bf16"};
-  pm.addNestedPass<func::FuncOp>(
-      arith::createArithEmulateUnsupportedFloats(emulate));
+  functions.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
+}
+
+void mlir::onnxc::addHostLowering(OpPassManager &pm, bool vectorize) {
+  addBf16AsF32(pm, func::FuncOp::getOperationName());
   if (vectorize)
     pm.addNestedPass<func::FuncOp>(createApproximateMath());
   pm.addPass(createConvertMathToLibmPass());

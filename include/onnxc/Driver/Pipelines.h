@@ -46,6 +46,9 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true,
 void addBufferization(OpPassManager &pm);
 void addDeallocation(OpPassManager &pm);
 void addHostLowering(OpPassManager &pm, bool vectorize);
+/// bf16 arithmetic in f32 inside the functions named `functionOp`
+/// (func.func, gpu.func) nested in `pm`'s op, then arith's expansions.
+void addBf16AsF32(OpPassManager &pm, llvm::StringRef functionOp);
 
 /// The CUDA target (onnxc --target=cuda): linalg on tensors -> kernels
 /// (onnxc-map-parallel-loops-to-gpu) in NVVM, compiled by LLVM's NVPTX
