@@ -84,6 +84,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
 
   // The kernels: bf16 arithmetic in f32 as on the host, then NVVM.
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createAlignWorkgroupBuffers());
   addBf16AsF32(device, gpu::GPUFuncOp::getOperationName());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());

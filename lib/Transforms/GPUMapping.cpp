@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
@@ -210,6 +211,7 @@ struct DeviceGlobalsPass
 //===----------------------------------------------------------------------===//
 
 namespace mlir::onnxc {
+#define GEN_PASS_DEF_ALIGNWORKGROUPBUFFERS
 #define GEN_PASS_DEF_DEVICESYNC
 #define GEN_PASS_DEF_GPUCOPIES
 #define GEN_PASS_DEF_GPUTILEDMATMUL
@@ -449,6 +451,10 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
   }
   Value tid = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, ty, threads), tx);
+  // A thread's rows and columns of C are 4 consecutive ones: its reads of
+  // the workgroup tiles are 16-byte vectors, its stores 16-byte runs.
+  Value ty4 = arith::MulIOp::create(b, loc, ty, cst(kPerThread));
+  Value tx4 = arith::MulIOp::create(b, loc, tx, cst(kPerThread));
   Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
 
   auto inBounds = [&](Value i, Value n, Value j, Value m) {
@@ -493,17 +499,19 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
     }
     gpu::BarrierOp::create(b, loc);
     SmallVector<Value> acc(kLoop.getRegionIterArgs());
-    SmallVector<Value> rows, cols;
-    for (int64_t r = 0; r < kPerThread; ++r) {
-      rows.push_back(arith::AddIOp::create(b, loc, ty, cst(r * kThreadsDim)));
-      cols.push_back(arith::AddIOp::create(b, loc, tx, cst(r * kThreadsDim)));
-    }
+    // The thread's 4 rows of A and 4 columns of B at step k: one 16-byte
+    // load each (workgroup tiles are 16-byte aligned, rows of 64 floats).
+    auto quad = VectorType::get({kPerThread}, f32);
     for (int64_t k = 0; k < kKStep; ++k) {
       Value kk = cst(k);
+      Value aq = vector::LoadOp::create(b, loc, quad, As, ValueRange{kk, ty4},
+                                        false, llvm::Align(16));
+      Value bq = vector::LoadOp::create(b, loc, quad, Bs, ValueRange{kk, tx4},
+                                        false, llvm::Align(16));
       SmallVector<Value> av, bv;
       for (int64_t r = 0; r < kPerThread; ++r) {
-        av.push_back(memref::LoadOp::create(b, loc, As, ValueRange{kk, rows[r]}));
-        bv.push_back(memref::LoadOp::create(b, loc, Bs, ValueRange{kk, cols[r]}));
+        av.push_back(vector::ExtractOp::create(b, loc, aq, r));
+        bv.push_back(vector::ExtractOp::create(b, loc, bq, r));
       }
       for (int64_t r = 0; r < kPerThread; ++r)
         for (int64_t c = 0; c < kPerThread; ++c) {
@@ -517,9 +525,9 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
   for (int64_t r = 0; r < kPerThread; ++r)
     for (int64_t c = 0; c < kPerThread; ++c) {
       Value i = arith::AddIOp::create(
-          b, loc, row0, arith::AddIOp::create(b, loc, ty, cst(r * kThreadsDim)));
+          b, loc, row0, arith::AddIOp::create(b, loc, ty4, cst(r)));
       Value j = arith::AddIOp::create(
-          b, loc, col0, arith::AddIOp::create(b, loc, tx, cst(c * kThreadsDim)));
+          b, loc, col0, arith::AddIOp::create(b, loc, tx4, cst(c)));
       auto ifOp = scf::IfOp::create(b, loc, inBounds(i, M, j, N), false);
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
@@ -642,6 +650,21 @@ struct DeviceSyncPass : onnxc::impl::DeviceSyncBase<DeviceSyncPass> {
       b.setInsertionPoint(op);
       LLVM::CallOp::create(b, op->getLoc(), callee, ValueRange{});
     }
+  }
+};
+} // namespace
+
+namespace {
+struct AlignWorkgroupBuffersPass
+    : onnxc::impl::AlignWorkgroupBuffersBase<AlignWorkgroupBuffersPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    auto name = StringAttr::get(ctx, LLVM::LLVMDialect::getAlignAttrName());
+    auto sixteen = IntegerAttr::get(IntegerType::get(ctx, 64), 16);
+    getOperation().walk([&](gpu::GPUFuncOp fn) {
+      for (unsigned i = 0; i < fn.getNumWorkgroupAttributions(); ++i)
+        fn.setWorkgroupAttributionAttr(i, name, sixteen);
+    });
   }
 };
 } // namespace

@@ -12,6 +12,8 @@
 // CHECK-DAG: %[[GY:.*]] = arith.ceildivui %[[M]], %c64
 // CHECK: scf.if
 // CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[GY]], %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1) workgroup(%[[AS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
+// CHECK-DAG: %[[TY4:.*]] = arith.muli %[[TY]], %c4
+// CHECK-DAG: %[[TX4:.*]] = arith.muli %[[TX]], %c4
 // CHECK: %[[SUMS:.*]]:16 = scf.for %[[K0:.*]] = %c0 to %[[K]] step %c16 iter_args(
 // CHECK-COUNT-4: scf.if %{{.*}} -> (f32) {
 // CHECK:   memref.load %arg0
@@ -21,6 +23,12 @@
 // CHECK: memref.load %arg1
 // CHECK: memref.store %{{.*}}, %[[BS]]
 // CHECK: gpu.barrier
+// Each step: a thread's 4 rows (4 ty + r) of A and 4 columns (4 tx + c) of
+// B as one aligned 16-byte load each.
+// CHECK: %[[AQ:.*]] = vector.load %[[AS]][%c0, %[[TY4]]] {alignment = 16 : i64} : memref<16x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[BQ:.*]] = vector.load %[[BS]][%c0, %[[TX4]]] {alignment = 16 : i64}
+// CHECK: vector.extract %[[AQ]][0]
+// CHECK: vector.extract %[[BQ]][0]
 // CHECK-COUNT-256: math.fma
 // CHECK: gpu.barrier
 // CHECK: scf.yield

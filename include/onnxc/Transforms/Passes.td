@@ -536,8 +536,8 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
     steps of 16: its threads copy the 64 x 16 tile of A and the 16 x 64 tile
     of B into workgroup memory (4 elements each, zero outside the matrices),
     synchronise, and each thread accumulates its 4 x 4 elements of C (rows
-    ty + 16 r, columns tx + 16 c: a warp's stores are 16-float runs) in
-    registers, unrolled over the 16 steps; at the end it adds them to C
+    4 ty + r, columns 4 tx + c: one 16-byte workgroup load of A's and one
+    of B's per step) in registers, unrolled over the 16 steps; at the end it adds them to C
     where they lie inside it. A `linalg.conv_2d_nchw_fchw` (input padded
     before) is the same kernel as an implicit GEMM per image (grid z): M =
     output channels, N = output pixels, K = C x KH x KW, the filter as A
@@ -548,7 +548,8 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GPUCopies : Pass<"onnxc-gpu-copies", "func::FuncOp"> {
@@ -576,6 +577,17 @@ def DeviceSync : Pass<"onnxc-device-sync", "ModuleOp"> {
     pending and ends the run with ONNXC_ERROR_DEVICE when one failed.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def AlignWorkgroupBuffers
+    : Pass<"onnxc-align-workgroup-buffers", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Align the kernels' workgroup buffers to 16 bytes";
+  let description = [{
+    The CUDA target, after kernel outlining: every workgroup attribution of
+    a `gpu.func` gets `llvm.align = 16`, which the NVVM lowering gives its
+    shared-memory global, so that the tiled GEMM's 16-byte vector loads
+    from it are aligned.
+  }];
 }
 
 #endif // ONNXC_TRANSFORMS_PASSES_TD
