@@ -101,7 +101,8 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   target.chip = options.arch;
   target.features = ptxFeaturesFor(options.arch);
   target.optLevel = 3;
-  std::string toolkit = findCUDAToolkit();
+  std::string toolkit =
+      options.toolkit.empty() ? findCUDAToolkit() : options.toolkit;
   SmallString<256> libdevice(toolkit);
   llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
   if (!toolkit.empty() && llvm::sys::fs::exists(libdevice))

@@ -544,8 +544,11 @@ LogicalResult mlir::onnxc::linkSharedObject(ArrayRef<std::string> objectFiles,
   args.append({"--whole-archive", runtime});
   // The CUDA target's launches and managed memory (libcuda is dlopened).
   if (cuda)
-    args.append({cudaRuntime, "--no-whole-archive", "--as-needed", "-ldl"});
-  args.append({"--no-whole-archive", "--as-needed", "-lm", "-lc", "--no-as-needed", "-z", "noexecstack",
+    args.push_back(cudaRuntime);
+  args.append({"--no-whole-archive", "--as-needed"});
+  if (cuda)
+    args.push_back("-ldl");
+  args.append({"-lm", "-lc", "--no-as-needed", "-z", "noexecstack",
                "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu"});
   // Builtins such as __truncsfhf2 (f16 without F16C) come from the static
   // libgcc; the shared object gains no run-time dependency from it.

@@ -231,7 +231,10 @@ __attribute__((noreturn)) void onnxc_rt_abort(onnxc_status code,
   abort_run(code);
 }
 
-static void *allocate(size_t size, size_t alignment) {
+/* A buffer of the run. `for_host`: the host writes it first (a staged
+ * input), so a block reused from the cache is not moved to the device
+ * ahead of that. */
+static void *allocate_block(size_t size, size_t alignment, int for_host) {
   if (alignment < 16)
     alignment = 16;
   size_t total;
@@ -250,7 +253,7 @@ static void *allocate(size_t size, size_t alignment) {
       raw = cache_take(cls, total);
       /* A block the host may have touched last (an output read by the
        * caller) goes back to the device before the kernels write it. */
-      if (raw && onnxc_rt_device_prefetch)
+      if (raw && !for_host && onnxc_rt_device_prefetch)
         onnxc_rt_device_prefetch(raw, total);
     }
   }
@@ -277,6 +280,10 @@ static void *allocate(size_t size, size_t alignment) {
     h->prev = h->next = h;
   }
   return (void *)user;
+}
+
+static void *allocate(size_t size, size_t alignment) {
+  return allocate_block(size, alignment, 0);
 }
 
 static void release(void *p) {
@@ -351,7 +358,7 @@ static void stage_inputs(void **args) {
       bytes *= (size_t)w[3 + d];
     if (!bytes)
       continue;
-    void *copy = allocate(bytes, 64), *data;
+    void *copy = allocate_block(bytes, 64, 1), *data;
     memcpy(&data, &w[1], sizeof data);
     memcpy(copy, data, bytes);
     onnxc_rt_device_prefetch(copy, bytes);

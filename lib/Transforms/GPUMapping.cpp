@@ -4,12 +4,21 @@
 // on the device becomes a gpu.launch of one thread per iteration (linear
 // index over all its dims, the last dim fastest).
 //
-// onnxc-gpu-tiled-matmul: f32 matmuls and batch matmuls as kernels that
-// stage 64 x 16 / 16 x 64 tiles of their operands in workgroup memory and
-// accumulate 4 x 4 elements of C per thread in registers.
+// onnxc-gpu-tiled-matmul: f32 matmuls, batch matmuls and NCHW convolutions
+// as kernels that stage 64 x 16 / 16 x 64 tiles of their operands in
+// workgroup memory and accumulate 4 x 4 elements of C per thread in
+// registers (K split into slices where the tiles are too few).
+//
+// onnxc-gpu-copies: memref.copy as linalg.copy, to become kernels.
+//
+// onnxc-align-workgroup-buffers: the kernels' workgroup buffers 16-byte
+// aligned.
 //
 // onnxc-device-globals: host code reaches the module's globals through the
 // runtime's device-accessible copies (onnxc_rt_device_global).
+//
+// onnxc-device-sync: host code waits for pending kernels where it touches
+// memory (onnxc_rt_device_sync).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +32,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Builders.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 #include <array>
 #include <functional>
@@ -141,25 +151,6 @@ struct MapParallelLoopsToGPUPass
   }
 };
 
-/// The allocation size of an LLVM global's type (arrays of scalars, as
-/// memref globals become).
-std::optional<uint64_t> byteSize(Type type) {
-  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
-    std::optional<uint64_t> element = byteSize(array.getElementType());
-    if (!element)
-      return std::nullopt;
-    return *element * array.getNumElements();
-  }
-  unsigned bits = 0;
-  if (auto integer = dyn_cast<IntegerType>(type))
-    bits = integer.getWidth();
-  else if (auto fp = dyn_cast<FloatType>(type))
-    bits = fp.getWidth();
-  else
-    return std::nullopt;
-  return llvm::PowerOf2Ceil(std::max<uint64_t>(1, (bits + 7) / 8));
-}
-
 constexpr StringLiteral kDeviceGlobalFn = "onnxc_rt_device_global";
 
 struct DeviceGlobalsPass
@@ -185,18 +176,13 @@ struct DeviceGlobalsPass
     if (!callee)
       callee = LLVM::LLVMFuncOp::create(b, module.getLoc(), kDeviceGlobalFn,
                                         fnType);
+    DataLayout layout(module);
     for (LLVM::AddressOfOp op : uses) {
       LLVM::GlobalOp global = op.getGlobal(symbols);
-      std::optional<uint64_t> bytes = byteSize(global.getGlobalType());
-      if (!bytes) {
-        global.emitError() << "onnxc-device-globals: a global of type "
-                           << global.getGlobalType()
-                           << " has no known size";
-        return signalPassFailure();
-      }
+      uint64_t bytes = layout.getTypeSize(global.getGlobalType()).getFixedValue();
       b.setInsertionPointAfter(op);
       Value size = LLVM::ConstantOp::create(b, op.getLoc(), i64,
-                                            static_cast<int64_t>(*bytes));
+                                            static_cast<int64_t>(bytes));
       auto call = LLVM::CallOp::create(b, op.getLoc(), callee,
                                        ValueRange{op.getResult(), size});
       op.getResult().replaceAllUsesExcept(call.getResult(), call);
@@ -352,10 +338,6 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
   return v;
 }
 
-/// How many slices of K the kernel splits a product into: 1 unless its
-/// sizes are static and its 64 x 64 tiles give fewer blocks than
-/// kSplitTargetBlocks (two waves on a 132-SM GPU) while K is long; then
-/// enough slices for that many blocks, each at least kSplitMinK long.
 /// The value of an index computed from constants, static dims and
 /// products (the sizes of a GemmView), if it is known.
 std::optional<int64_t> staticIndex(Value v) {
@@ -376,21 +358,31 @@ std::optional<int64_t> staticIndex(Value v) {
   return std::nullopt;
 }
 
-int64_t splitsFor(const GemmView &v) {
+/// How a product's K is split: `splits` slices of `length` (whole steps of
+/// 16; the last may be shorter, none is empty). One slice unless its sizes
+/// are static and its 64 x 64 tiles give fewer blocks than
+/// kSplitTargetBlocks (two waves on a 132-SM GPU) while K is long; then
+/// enough slices for that many blocks, each at least kSplitMinK long.
+struct KSplit {
+  int64_t splits = 1;
+  int64_t length = 0;
+};
+
+KSplit splitK(const GemmView &v) {
   std::optional<int64_t> M = staticIndex(v.M), N = staticIndex(v.N),
                          K = staticIndex(v.K), batch = staticIndex(v.batch);
   if (!M || !N || !K || !batch || *M <= 0 || *N <= 0 || *batch <= 0)
-    return 1;
+    return {};
   int64_t blocks = llvm::divideCeil(*M, kTile) * llvm::divideCeil(*N, kTile) *
                    *batch;
   int64_t wanted = llvm::divideCeil(kSplitTargetBlocks, blocks);
   int64_t most = std::min<int64_t>(kSplitMax, *K / kSplitMinK);
   int64_t splits = std::min(wanted, most);
   if (splits <= 1)
-    return 1;
-  // Whole steps of K per slice, and no empty slice.
-  int64_t slice = llvm::divideCeil(llvm::divideCeil(*K, splits), kKStep) * kKStep;
-  return llvm::divideCeil(*K, slice);
+    return {};
+  int64_t length =
+      llvm::divideCeil(llvm::divideCeil(*K, splits), kKStep) * kKStep;
+  return {static_cast<int64_t>(llvm::divideCeil(*K, length)), length};
 }
 
 void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
@@ -412,13 +404,12 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v) {
   Type f32 = b.getF32Type();
   // Split K: slice s of image n is block z = n * splits + s; each writes its
   // partial sums to partial[z], which a second kernel adds to C.
-  int64_t splits = splitsFor(v);
+  KSplit split = splitK(v);
+  int64_t splits = split.splits;
   Value partial;
   Value sliceLen = K;
   if (splits > 1) {
-    int64_t k = *staticIndex(K);
-    int64_t len = llvm::divideCeil(llvm::divideCeil(k, splits), kKStep) * kKStep;
-    sliceLen = cst(len);
+    sliceLen = cst(split.length);
     partial = memref::AllocOp::create(
         b, loc,
         MemRefType::get({*staticIndex(v.batch) * splits, *staticIndex(M),

@@ -25,6 +25,7 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
@@ -224,15 +225,6 @@ std::string formatBytes(int64_t bytes) {
   return text;
 }
 
-/// The bytes of an LLVM array/integer/float type (weights are byte arrays).
-int64_t llvmTypeBytes(Type type) {
-  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
-    return array.getNumElements() * llvmTypeBytes(array.getElementType());
-  if (type.isIntOrFloat())
-    return (type.getIntOrFloatBitWidth() + 7) / 8;
-  return 0;
-}
-
 /// onnxc --memory-stats: the memory plan onnxc-plan-buffers recorded on each
 /// function, and the constant globals (weights).
 void printStats(ModuleOp module) {
@@ -254,9 +246,10 @@ void printStats(ModuleOp module) {
                  << " other buffers allocated at run time\n";
   });
   int64_t weights = 0, count = 0;
+  DataLayout layout(module);
   module.walk([&](LLVM::GlobalOp global) {
     if (global.getConstant()) {
-      weights += llvmTypeBytes(global.getGlobalType());
+      weights += layout.getTypeSize(global.getGlobalType()).getFixedValue();
       ++count;
     }
   });
@@ -439,7 +432,8 @@ int main(int argc, char **argv) {
       return fail("--gpu-arch takes sm_<number> (sm_50 or newer), not '" +
                   gpuArch + "'");
     cuda.arch = gpuArch;
-    std::string toolkit = onnxc::findCUDAToolkit();
+    cuda.toolkit = onnxc::findCUDAToolkit();
+    const std::string &toolkit = cuda.toolkit;
     bool hasTools =
         !toolkit.empty() &&
         llvm::sys::fs::exists(toolkit + "/bin/ptxas") &&

@@ -309,6 +309,7 @@ def bench(root, out, deadline, use_compile):
     except Exception as e:
         torch = None
         lines.append("torch unavailable: %s" % e)
+    references = torch_models() if torch is not None else {}
     bench_dir = os.path.join(root, "bench")
     order = ["sgemm_1024.so", "sgemm_4096.so", "resnet50_full.so", "bert_encoder_static.so"]
     names = sorted(os.listdir(bench_dir), key=lambda n: (order.index(n) if n in order else 9, n)) \
@@ -355,8 +356,8 @@ def bench(root, out, deadline, use_compile):
             # Torch's fp32 peak with large tiles, as the reference for "peak".
             if n == 4096:
                 peak = row["torch_tflops"]
-        elif torch is not None and name in torch_models():
-            make, inp = torch_models()[name]
+        elif torch is not None and name in references:
+            make, inp = references[name]
             with torch.no_grad():
                 model = make().cuda().eval()
                 x = inp().cuda()

@@ -60,6 +60,7 @@ struct CUDAOptions {
   std::string arch = "sm_80"; // the cubin's and the PTX's target
   std::string format = "fatbin"; // "fatbin", "bin" (cubin) or "isa" (PTX)
   int64_t blockSize = 256;
+  std::string toolkit; // CUDA's (ptxas, fatbinary, libdevice); "": searched
 };
 void buildLinalgToCUDAPipeline(OpPassManager &pm, const CUDAOptions &options);
 /// The CUDA toolkit whose ptxas, fatbinary and libdevice the CUDA pipeline
