@@ -32,19 +32,33 @@
 
 using namespace mlir;
 
+bool mlir::onnxc::isCUDAToolkit(StringRef dir) {
+  if (dir.empty())
+    return false;
+  SmallString<256> ptxas(dir), libdevice(dir);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  return llvm::sys::fs::can_execute(ptxas) &&
+         llvm::sys::fs::is_regular_file(libdevice);
+}
+
 std::string mlir::onnxc::findCUDAToolkit() {
-  StringRef known = NVVM::getCUDAToolkitPath();
-  if (!known.empty() && llvm::sys::fs::is_directory(known))
-    return known.str();
-  // The toolkit of the ptxas on PATH (<toolkit>/bin/ptxas).
+  SmallVector<std::string, 3> candidates;
+  candidates.push_back(NVVM::getCUDAToolkitPath().str());
+  // The toolkit of the ptxas on PATH (<toolkit>/bin/ptxas). A wrapper script
+  // elsewhere (/usr/local/bin/ptxas running the toolkit's) names no toolkit:
+  // its directory has no nvvm/libdevice, so the next candidate is tried.
   if (auto ptxas = llvm::sys::findProgramByName("ptxas")) {
     SmallString<256> real;
     if (!llvm::sys::fs::real_path(*ptxas, real))
-      return llvm::sys::path::parent_path(llvm::sys::path::parent_path(real))
-          .str();
+      candidates.push_back(
+          llvm::sys::path::parent_path(llvm::sys::path::parent_path(real))
+              .str());
   }
-  if (llvm::sys::fs::exists("/usr/local/cuda/bin/ptxas"))
-    return "/usr/local/cuda";
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &dir : candidates)
+    if (isCUDAToolkit(dir))
+      return dir;
   return "";
 }
 
@@ -105,7 +119,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
       options.toolkit.empty() ? findCUDAToolkit() : options.toolkit;
   SmallString<256> libdevice(toolkit);
   llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
-  if (!toolkit.empty() && llvm::sys::fs::exists(libdevice))
+  if (isCUDAToolkit(toolkit))
     target.linkLibs.push_back(std::string(libdevice));
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createGpuToLLVMConversionPass());

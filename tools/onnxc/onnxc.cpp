@@ -279,6 +279,15 @@ int main(int argc, char **argv) {
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   llvm::cl::HideUnrelatedOptions(onnxcCategory);
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    std::string toolkit = onnxc::findCUDAToolkit();
+    os << "onnxc --target=cuda: CUDA toolkit "
+       << (toolkit.empty() ? std::string("none (PTX only; set CUDA_HOME to "
+                                         "a toolkit with bin/ptxas and "
+                                         "nvvm/libdevice)")
+                           : toolkit)
+       << "\n";
+  });
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "onnxc: ONNX compiler\n\n"
@@ -439,8 +448,9 @@ int main(int argc, char **argv) {
         llvm::sys::fs::exists(toolkit + "/bin/ptxas") &&
         llvm::sys::fs::exists(toolkit + "/bin/fatbinary");
     if (gpuBinary == GPUBinary::Fatbin && !hasTools)
-      return fail("--gpu-binary=fatbin needs CUDA's ptxas and fatbinary "
-                  "(set CUDA_HOME or put ptxas on PATH)");
+      return fail("--gpu-binary=fatbin needs a CUDA toolkit with "
+                  "bin/ptxas, bin/fatbinary and nvvm/libdevice (set "
+                  "CUDA_HOME; onnxc --version shows the one found)");
     cuda.format = gpuBinary == GPUBinary::PTX ||
                           (gpuBinary == GPUBinary::Auto && !hasTools)
                       ? "isa"

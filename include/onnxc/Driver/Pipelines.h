@@ -63,9 +63,13 @@ struct CUDAOptions {
   std::string toolkit; // CUDA's (ptxas, fatbinary, libdevice); "": searched
 };
 void buildLinalgToCUDAPipeline(OpPassManager &pm, const CUDAOptions &options);
+/// Whether `dir` is a CUDA toolkit the CUDA pipeline can use: it has an
+/// executable bin/ptxas and nvvm/libdevice/libdevice.10.bc.
+bool isCUDAToolkit(StringRef dir);
 /// The CUDA toolkit whose ptxas, fatbinary and libdevice the CUDA pipeline
-/// uses: MLIR's search (CUDA_ROOT, CUDA_HOME, CUDA_PATH), else the toolkit
-/// of the ptxas on PATH, else /usr/local/cuda; "" when there is none.
+/// uses: the first of MLIR's search (CUDA_ROOT, CUDA_HOME, CUDA_PATH), the
+/// toolkit of the ptxas on PATH and /usr/local/cuda that isCUDAToolkit
+/// accepts; "" when none is.
 std::string findCUDAToolkit();
 /// The PTX ISA version the NVPTX backend writes for `arch` ("+ptx80").
 std::string ptxFeaturesFor(llvm::StringRef arch);
