@@ -1,8 +1,10 @@
 #!/usr/bin/python3
 """Generates the ODS definitions and the op metadata table of the `onnx` dialect.
 
-Reads the operator schema registry of the installed ONNX (libonnx, through
-Debian's python3-onnx, which wraps the same registry) and writes:
+Reads ONNX 1.23.1's operator schemas (../shared/onnx-schemas/
+onnx-1.23.1-schemas.json, dumped from ONNX's registry; --schemas names
+another copy), picks for each operator the version the dialect models
+(VERSIONS below) and writes:
 
   include/onnxc/Dialect/ONNX/IR/ONNXOps.gen.td   one ODS op per ONNX operator
   lib/Dialect/ONNX/IR/ONNXOpInfo.gen.inc         per-op metadata for the importer,
@@ -15,23 +17,37 @@ behaviour (verifiers, folders, shape functions) is declared through the EXTRAS
 table below and lives in lib/Dialect/ONNX/IR/*.cpp.
 """
 
+import argparse
+import json
 import os
 import sys
 
 import numpy as np
-import onnx
-import onnx.defs as defs
-from onnx import AttributeProto
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCHEMAS = os.path.join(os.path.dirname(ROOT), "shared", "onnx-schemas",
+                       "onnx-1.23.1-schemas.json")
 TD_OUT = os.path.join(ROOT, "include/onnxc/Dialect/ONNX/IR/ONNXOps.gen.td")
 INFO_OUT = os.path.join(ROOT, "lib/Dialect/ONNX/IR/ONNXOpInfo.gen.inc")
 
-# Domain -> (mnemonic prefix, C++ class prefix).
+# Domain -> (mnemonic prefix, C++ class prefix, newest opset modelled). The
+# schemas file names the default domain "ai.onnx"; the dialect's tables "".
 DOMAINS = {
-    "": ("", "ONNX"),
-    "ai.onnx.ml": ("ml.", "ONNXML"),
-    "ai.onnx.preview.training": ("preview.training.", "ONNXTraining"),
+    "": ("", "ONNX", 17),
+    "ai.onnx.ml": ("ml.", "ONNXML", 3),
+    "ai.onnx.preview.training": ("preview.training.", "ONNXTraining", 1),
+}
+
+# Operators the dialect models at a version newer than its domain's opset
+# above: the newest version up to the one given. The importer upgrades older
+# versions' nodes to it (lib/Importer/NodeAdapters.cpp).
+VERSIONS = {
+    # 18: `axes` an optional input instead of an attribute, and
+    # noop_with_empty_axes (ReduceSum made the same change in 13); 20: Max and
+    # Min take bool.
+    "ReduceL1": 18, "ReduceL2": 18, "ReduceLogSum": 18, "ReduceLogSumExp": 18,
+    "ReduceMax": 20, "ReduceMean": 18, "ReduceMin": 20, "ReduceProd": 18,
+    "ReduceSumSquare": 18,
 }
 
 # Ops with side effects or non-determinism: not Pure.
@@ -58,13 +74,12 @@ ELEM = {
     "complex64": "Complex<F32>", "complex128": "Complex<F64>",
 }
 
+# onnx::AttributeProto::AttributeType values.
 ATTR_CODES = {
-    AttributeProto.FLOAT: 1, AttributeProto.INT: 2, AttributeProto.STRING: 3,
-    AttributeProto.TENSOR: 4, AttributeProto.GRAPH: 5,
-    AttributeProto.SPARSE_TENSOR: 11, AttributeProto.TYPE_PROTO: 13,
-    AttributeProto.FLOATS: 6, AttributeProto.INTS: 7, AttributeProto.STRINGS: 8,
-    AttributeProto.TENSORS: 9, AttributeProto.GRAPHS: 10,
-    AttributeProto.SPARSE_TENSORS: 12, AttributeProto.TYPE_PROTOS: 14,
+    "FLOAT": 1, "INT": 2, "STRING": 3, "TENSOR": 4, "GRAPH": 5,
+    "SPARSE_TENSOR": 11, "TYPE_PROTO": 13, "FLOATS": 6, "INTS": 7,
+    "STRINGS": 8, "TENSORS": 9, "GRAPHS": 10, "SPARSE_TENSORS": 12,
+    "TYPE_PROTOS": 14,
 }
 
 # Accessor names that clash with members of mlir::Op.
@@ -138,35 +153,32 @@ def fmt_float(x):
 
 
 def ods_attr(attr):
-    t = attr.type
-    dv = attr.default_value
-    has_default = dv is not None and dv.type != AttributeProto.UNDEFINED
+    t = attr["type"]
+    dv = attr["default"]
     base = {
-        AttributeProto.FLOAT: "F32Attr", AttributeProto.INT: "I64Attr",
-        AttributeProto.STRING: "StrAttr", AttributeProto.TENSOR: "ElementsAttr",
-        AttributeProto.SPARSE_TENSOR: "ElementsAttr",
-        AttributeProto.TYPE_PROTO: "TypeAttr",
-        AttributeProto.FLOATS: "F32ArrayAttr", AttributeProto.INTS: "I64ArrayAttr",
-        AttributeProto.STRINGS: "StrArrayAttr",
-        AttributeProto.TENSORS: "TypedArrayAttrBase<ElementsAttr, \"tensors\">",
+        "FLOAT": "F32Attr", "INT": "I64Attr", "STRING": "StrAttr",
+        "TENSOR": "ElementsAttr", "SPARSE_TENSOR": "ElementsAttr",
+        "TYPE_PROTO": "TypeAttr", "FLOATS": "F32ArrayAttr",
+        "INTS": "I64ArrayAttr", "STRINGS": "StrArrayAttr",
+        "TENSORS": "TypedArrayAttrBase<ElementsAttr, \"tensors\">",
     }[t]
-    if has_default:
-        if t == AttributeProto.FLOAT:
-            return 'DefaultValuedAttr<%s, "%s">' % (base, fmt_float(dv.f))
-        if t == AttributeProto.INT:
-            return 'DefaultValuedAttr<%s, "%d">' % (base, dv.i)
-        if t == AttributeProto.STRING:
-            return 'DefaultValuedStrAttr<%s, "%s">' % (base, dv.s.decode())
-        if t == AttributeProto.INTS:
-            return 'DefaultValuedAttr<%s, "{%s}">' % (base, ", ".join(str(i) for i in dv.ints))
-        if t == AttributeProto.FLOATS:
+    if dv is not None:
+        if t == "FLOAT":
+            return 'DefaultValuedAttr<%s, "%s">' % (base, fmt_float(dv))
+        if t == "INT":
+            return 'DefaultValuedAttr<%s, "%d">' % (base, dv)
+        if t == "STRING":
+            return 'DefaultValuedStrAttr<%s, "%s">' % (base, dv)
+        if t == "INTS":
+            return 'DefaultValuedAttr<%s, "{%s}">' % (base, ", ".join(str(i) for i in dv))
+        if t == "FLOATS":
             return 'DefaultValuedAttr<%s, "{%s}">' % (
-                base, ", ".join("%sf" % fmt_float(f) for f in dv.floats))
-        if t == AttributeProto.STRINGS:
+                base, ", ".join("%sf" % fmt_float(f) for f in dv))
+        if t == "STRINGS":
             return 'DefaultValuedAttr<%s, "{%s}">' % (
-                base, ", ".join('\\"%s\\"' % s.decode() for s in dv.strings))
+                base, ", ".join('\\"%s\\"' % x for x in dv))
         raise ValueError("unsupported default of type %s" % t)
-    if attr.required:
+    if attr["required"]:
         return base
     return "OptionalAttr<%s>" % base
 
@@ -176,34 +188,60 @@ def ods_name(n):
 
 
 def param_constraint(schema, p):
-    tcs = {tc.type_param_str: tc.allowed_type_strs for tc in schema.type_constraints}
-    if p.typeStr in tcs:
-        return ods_constraint(tcs[p.typeStr])
-    return ods_constraint([p.typeStr])
+    tcs = {tc["param"]: tc["allowed"] for tc in schema["type_constraints"]}
+    if p["type"] in tcs:
+        return ods_constraint(tcs[p["type"]])
+    return ods_constraint([p["type"]])
 
 
-OPT = {defs.OpSchema.FormalParameterOption.Single: 0,
-       defs.OpSchema.FormalParameterOption.Optional: 1,
-       defs.OpSchema.FormalParameterOption.Variadic: 2}
+OPT = {"Single": 0, "Optional": 1, "Variadic": 2}
 
 
 def wrap(c, p):
-    o = OPT[p.option]
+    o = OPT[p["option"]]
     return {0: c, 1: "Optional<%s>" % c, 2: "Variadic<%s>" % c}[o]
 
 
+def select_schemas(all_schemas):
+    """The version of each operator the dialect models, sorted by domain and
+    name."""
+    chosen = {}
+    for s in all_schemas:
+        domain = "" if s["domain"] == "ai.onnx" else s["domain"]
+        if domain not in DOMAINS:
+            continue
+        cap = DOMAINS[domain][2]
+        if domain == "":
+            cap = VERSIONS.get(s["name"], cap)
+        if s["since_version"] > cap:
+            continue
+        key = (domain, s["name"])
+        if key not in chosen or chosen[key]["since_version"] < s["since_version"]:
+            chosen[key] = dict(s, domain=domain)
+    return [chosen[k] for k in sorted(chosen, key=lambda k: (list(DOMAINS).index(k[0]), k[1]))]
+
+
 def doc_text(schema):
-    doc = (schema.doc or "").strip()
+    doc = (schema["doc"] or "").strip()
     return doc.replace("[{", "[ {").replace("}]", "} ]")
 
 
-def main():
-    schemas = sorted(defs.get_all_schemas(),
-                     key=lambda s: (list(DOMAINS).index(s.domain), s.name))
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--schemas", default=SCHEMAS,
+                    help="the ONNX schemas JSON (default: %(default)s)")
+    ap.add_argument("--check", action="store_true",
+                    help="write nothing; exit 1 when the checked-in files differ "
+                    "from what would be written")
+    opts = ap.parse_args(argv)
+    with open(opts.schemas) as f:
+        registry = json.load(f)
+    version = registry["onnx_version"]
+    schemas = select_schemas(registry["schemas"])
     td = [
         "//===- ONNXOps.gen.td - ONNX operators (generated) --------*- tablegen -*-===//",
         "//",
-        "// GENERATED by utils/gen_onnx_ops.py from the ONNX %s schema registry." % onnx.__version__,
+        "// GENERATED by utils/gen_onnx_ops.py from the ONNX %s schemas." % version,
         "// Do not edit by hand.",
         "//",
         "//===----------------------------------------------------------------------===//",
@@ -213,42 +251,42 @@ def main():
         "",
     ]
     info = [
-        "// GENERATED by utils/gen_onnx_ops.py from the ONNX %s schema registry." % onnx.__version__,
+        "// GENERATED by utils/gen_onnx_ops.py from the ONNX %s schemas." % version,
         "// Do not edit by hand. Included once, by lib/Dialect/ONNX/IR/ONNXOpInfo.cpp.",
         "",
     ]
     entries = []
     for s in schemas:
-        prefix, cls = DOMAINS[s.domain]
-        mnemonic = prefix + s.name
-        cname = "%s%sOp" % (cls, s.name)
-        ins_c = [p for p in s.inputs if OPT[p.option] != 0]
-        outs_c = [p for p in s.outputs if OPT[p.option] != 0]
+        prefix, cls, _ = DOMAINS[s["domain"]]
+        mnemonic = prefix + s["name"]
+        cname = "%s%sOp" % (cls, s["name"])
+        ins_c = [p for p in s["inputs"] if OPT[p["option"]] != 0]
+        outs_c = [p for p in s["outputs"] if OPT[p["option"]] != 0]
         traits = []
-        if s.name not in NOT_PURE:
+        if s["name"] not in NOT_PURE:
             traits.append("RecursiveMemoryEffects" if any(
-                a.type == AttributeProto.GRAPH for a in s.attributes.values()) else "Pure")
+                a["type"] == "GRAPH" for a in s["attributes"]) else "Pure")
         if len(ins_c) > 1:
             traits.append("AttrSizedOperandSegments")
         if len(outs_c) > 1:
             traits.append("AttrSizedResultSegments")
-        traits += EXTRA_TRAITS.get(s.name, [])
+        traits += EXTRA_TRAITS.get(s["name"], [])
         args = []
-        for p in s.inputs:
-            args.append("%s:$%s" % (wrap(param_constraint(s, p), p), ods_name(p.name)))
+        for p in s["inputs"]:
+            args.append("%s:$%s" % (wrap(param_constraint(s, p), p), ods_name(p["name"])))
         regions = []
-        attr_list = sorted(s.attributes.values(), key=lambda a: a.name)
+        attr_list = sorted(s["attributes"], key=lambda a: a["name"])
         for a in attr_list:
-            if a.type == AttributeProto.GRAPH:
-                regions.append("SizedRegion<1>:$%s" % ods_name(a.name))
+            if a["type"] == "GRAPH":
+                regions.append("SizedRegion<1>:$%s" % ods_name(a["name"]))
             else:
-                args.append("%s:$%s" % (ods_attr(a), ods_name(a.name)))
-        results = ["%s:$%s" % (wrap(param_constraint(s, p), p), ods_name(p.name))
-                   for p in s.outputs]
+                args.append("%s:$%s" % (ods_attr(a), ods_name(a["name"])))
+        results = ["%s:$%s" % (wrap(param_constraint(s, p), p), ods_name(p["name"]))
+                   for p in s["outputs"]]
         td.append("def %s : ONNX_Op<\"%s\", %d, [%s]> {" % (
-            cname, mnemonic, s.since_version, ", ".join(traits)))
+            cname, mnemonic, s["since_version"], ", ".join(traits)))
         td.append('  let summary = "ONNX %s operation (%s version %d)";' % (
-            s.name, s.domain or "ai.onnx", s.since_version))
+            s["name"], s["domain"] or "ai.onnx", s["since_version"]))
         td.append("  let description = [{")
         td += ["    " + l if l else "" for l in doc_text(s).splitlines()]
         td.append("  }];")
@@ -258,51 +296,64 @@ def main():
             "\n    " + r + ("," if i + 1 < len(results) else "") for i, r in enumerate(results)))
         if regions:
             td.append("  let regions = (region %s);" % ", ".join(regions))
-        for line in EXTRAS.get(s.name, []):
+        for line in EXTRAS.get(s["name"], []):
             td.append("  " + line)
         td.append("}")
         td.append("")
 
         # Metadata.
         ident = cname
-        tvars = {tc.type_param_str for tc in s.type_constraints}
+        tvars = {tc["param"] for tc in s["type_constraints"]}
 
         def params(ps, kind):
             rows = []
             for p in ps:
-                tv = p.typeStr if p.typeStr in tvars else ""
+                tv = p["type"] if p["type"] in tvars else ""
                 rows.append('{"%s", "%s", %d, %s, %d}' % (
-                    p.name, tv, OPT[p.option], "true" if p.isHomogeneous else "false",
-                    getattr(p, "min_arity", 1)))
+                    p["name"], tv, OPT[p["option"]], "true" if p["homogeneous"] else "false",
+                    p["min_arity"]))
             if not rows:
                 return "", "{}"
             info.append("static const ONNXParamInfo %s_%s[] = {%s};" % (
                 ident, kind, ", ".join(rows)))
             return "", "%s_%s" % (ident, kind)
 
-        _, ins = params(s.inputs, "in")
-        _, outs = params(s.outputs, "out")
-        arows = ['{"%s", %d, %s}' % (a.name, ATTR_CODES[a.type],
-                                     "true" if a.required else "false") for a in attr_list]
+        _, ins = params(s["inputs"], "in")
+        _, outs = params(s["outputs"], "out")
+        arows = ['{"%s", %d, %s}' % (a["name"], ATTR_CODES[a["type"]],
+                                     "true" if a["required"] else "false") for a in attr_list]
         if arows:
             info.append("static const ONNXAttrInfo %s_attrs[] = {%s};" % (ident, ", ".join(arows)))
             attrs = "%s_attrs" % ident
         else:
             attrs = "{}"
         entries.append('{"%s", "%s", "%s", %d, %s, %s, %s, %s, %s}' % (
-            mnemonic, s.name, s.domain, s.since_version, ins, outs, attrs,
+            mnemonic, s["name"], s["domain"], s["since_version"], ins, outs, attrs,
             "true" if len(ins_c) > 1 else "false", "true" if len(outs_c) > 1 else "false"))
     td.append("#endif // ONNXC_DIALECT_ONNX_IR_ONNXOPS_GEN_TD")
     info.append("")
     info.append("static const ONNXOpInfo kGeneratedOpInfos[] = {")
     info += ["    " + e + "," for e in entries]
     info.append("};")
-    with open(TD_OUT, "w") as f:
-        f.write("\n".join(td) + "\n")
-    with open(INFO_OUT, "w") as f:
-        f.write("\n".join(info) + "\n")
+    outputs = {TD_OUT: "\n".join(td) + "\n", INFO_OUT: "\n".join(info) + "\n"}
+    if opts.check:
+        stale = []
+        for path, text in outputs.items():
+            with open(path) as f:
+                if f.read() != text:
+                    stale.append(os.path.relpath(path, ROOT))
+        if stale:
+            print("out of date (rerun utils/gen_onnx_ops.py): " + ", ".join(stale),
+                  file=sys.stderr)
+            return 1
+        print("up to date: %d ops" % len(schemas), file=sys.stderr)
+        return 0
+    for path, text in outputs.items():
+        with open(path, "w") as f:
+            f.write(text)
     print("wrote %d ops" % len(schemas), file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

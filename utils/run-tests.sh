@@ -84,6 +84,11 @@ fi
 suite sweep-drivers '^Ran [0-9]+ tests|^(OK|FAILED)' \
   "$PYTHON" "$ROOT/utils/test_sweep_drivers.py" -v
 
+# The checked-in ODS and op metadata are what utils/gen_onnx_ops.py makes of
+# the ONNX schemas in ../shared (never edited by hand, never stale).
+suite generated-dialect '^(up to date|out of date)' \
+  "$PYTHON" "$ROOT/utils/gen_onnx_ops.py" --check
+
 # Every model of both ONNX backend suites imports and verifies; a model
 # listed in test/import-sweep/*.passing that fails or did not run fails the
 # suite, and so does a missing suite folder. The shared lock keeps builds

@@ -55,8 +55,11 @@ const OpsetChange kOpsetChanges[] = {
 };
 
 /// For an ai.onnx node of a model at `opset` > 17: the version that applies
-/// and whether the dialect's op (the opset-17 version) models it.
-std::pair<int, bool> classifyNewerVersion(StringRef opType, int opset) {
+/// (0 when none of opsets 18..`opset` changed the operator) and whether the
+/// dialect's op, of version `dialectVersion`, models it: no version after
+/// the dialect's up to `opset` changed more than type constraints.
+std::pair<int, bool> classifyNewerVersion(StringRef opType, int opset,
+                                          int dialectVersion) {
   int version = 0;
   bool modelled = true;
   for (const OpsetChange &change : kOpsetChanges) {
@@ -64,10 +67,19 @@ std::pair<int, bool> classifyNewerVersion(StringRef opType, int opset) {
       continue;
     if (change.version > version)
       version = change.version;
-    if (change.kind != ChangeKind::TypesOnly)
+    if (change.version > dialectVersion &&
+        change.kind != ChangeKind::TypesOnly)
       modelled = false;
   }
   return {version, modelled};
+}
+
+/// The version of ai.onnx operator `opType` at opset 17 (libonnx 1.12's
+/// newest), 0 when it has none: what libonnx's version converter produces.
+int opset17Version(StringRef opType) {
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(opType.str(), kDialectOpset, "");
+  return schema ? schema->since_version() : 0;
 }
 
 /// The newest ai.onnx.ml opset the dialect models (ONNX 1.12's registry).
@@ -249,7 +261,8 @@ static bool graphNeedsConversion(const onnx::GraphProto &graph, int opset) {
     const onnx::OpSchema *schema =
         onnx::OpSchemaRegistry::Schema(node.op_type(), opset, "");
     const ONNXOpInfo *info = lookupONNXOpInfo("", node.op_type());
-    if (schema && info && schema->since_version() != info->sinceVersion)
+    if (schema && info &&
+        schema->since_version() != opset17Version(node.op_type()))
       return true;
     for (const onnx::AttributeProto &attr : node.attribute()) {
       if (attr.has_g() && graphNeedsConversion(attr.g(), opset))
@@ -711,9 +724,18 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
     noteUnsupported(node, domain, opset,
                     "the model does not import the operator's domain");
   } else if (domain.empty() && opset > kDialectOpset) {
-    auto [newVersion, modelled] = classifyNewerVersion(node.op_type(), opset);
-    version = newVersion ? newVersion : info->sinceVersion;
+    auto [newVersion, modelled] =
+        classifyNewerVersion(node.op_type(), opset, info->sinceVersion);
+    version = newVersion ? newVersion : opset17Version(node.op_type());
     std::string reason;
+    if (modelled && version && version < info->sinceVersion) {
+      AdapterContext adapter = makeAdapterContext();
+      if (failed(upgradeNode(node, version, info->sinceVersion, adapter,
+                             reason))) {
+        usable = false;
+        noteUnsupported(node, domain, version, reason);
+      }
+    }
     if (!modelled && hasNodeAdapter(node.op_type())) {
       std::string originalType = node.op_type();
       AdapterContext adapter = makeAdapterContext();
@@ -752,6 +774,15 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
       usable = false;
       noteUnsupported(node, domain, opset,
                       "the operator is not defined at this opset");
+    } else if (schema->since_version() < info->sinceVersion &&
+               domain.empty() && hasNodeUpgrade(node.op_type())) {
+      AdapterContext adapter = makeAdapterContext();
+      std::string reason;
+      if (failed(upgradeNode(node, version, info->sinceVersion, adapter,
+                             reason))) {
+        usable = false;
+        noteUnsupported(node, domain, version, reason);
+      }
     } else if (schema->since_version() != info->sinceVersion) {
       usable = false;
       noteUnsupported(node, domain, version,

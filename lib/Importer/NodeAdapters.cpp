@@ -38,16 +38,6 @@ std::string strAttr(const onnx::NodeProto &node, StringRef name,
   return a ? a->s() : dflt.str();
 }
 
-void setIntsAttr(onnx::NodeProto &node, StringRef name,
-                 ArrayRef<int64_t> values) {
-  removeAttr(node, name);
-  auto *a = node.add_attribute();
-  a->set_name(name.str());
-  a->set_type(onnx::AttributeProto::INTS);
-  for (int64_t v : values)
-    a->add_ints(v);
-}
-
 std::string input(const onnx::NodeProto &node, int i) {
   return i < node.input_size() ? node.input(i) : "";
 }
@@ -85,33 +75,6 @@ LogicalResult requireOnes(const onnx::NodeProto &node, StringRef name,
 int64_t rankOf(AdapterContext &ctx, StringRef name) {
   auto t = dyn_cast_or_null<RankedTensorType>(ctx.typeOf(name));
   return t ? t.getRank() : -1;
-}
-
-// Reduce*-18/20: `axes` moved from an attribute to an input and
-// `noop_with_empty_axes` appeared.
-LogicalResult adaptReduce(onnx::NodeProto &node, AdapterContext &ctx,
-                          std::string &reason) {
-  bool noop = intAttr(node, "noop_with_empty_axes", 0) != 0;
-  removeAttr(node, "noop_with_empty_axes");
-  std::string axesName = input(node, 1);
-  if (!axesName.empty()) {
-    auto axes = ctx.constantInts(axesName);
-    if (!axes) {
-      reason = "takes its axes from a non-constant input";
-      return failure();
-    }
-    truncateInputs(node, 1);
-    if (!axes->empty()) {
-      setIntsAttr(node, "axes", *axes);
-      return success();
-    }
-  }
-  // No axes: reduce everything, or nothing at all.
-  if (noop) {
-    node.set_op_type("Identity");
-    node.clear_attribute();
-  }
-  return success();
 }
 
 // Split-18: `num_outputs` splits into that many parts, the last smaller.
@@ -306,14 +269,53 @@ LogicalResult adaptQuantize(onnx::NodeProto &node, bool quantize,
   return success();
 }
 
+// Reduce* before 18 (ReduceSum before 13): the `axes` attribute becomes the
+// `axes` input, a constant; without it the op reduced every axis, which is
+// also what an absent input with noop_with_empty_axes = 0 means.
+LogicalResult upgradeReduce(onnx::NodeProto &node, AdapterContext &ctx) {
+  const auto *axes = findAttr(node, "axes");
+  if (!axes)
+    return success();
+  SmallVector<int64_t> values(axes->ints().begin(), axes->ints().end());
+  removeAttr(node, "axes");
+  // An empty list reduced every axis too.
+  if (!values.empty()) {
+    truncateInputs(node, 1);
+    node.add_input(ctx.makeInt64Constant(values));
+  }
+  return success();
+}
+
+bool isAxesAttrReduce(StringRef opType) {
+  return llvm::is_contained(
+      {"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
+       "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare", "ReduceSum"},
+      opType);
+}
+
 } // namespace
+
+bool mlir::onnxc::hasNodeUpgrade(StringRef opType) {
+  return isAxesAttrReduce(opType);
+}
+
+LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
+                                       int dialectVersion, AdapterContext &ctx,
+                                       std::string &reason) {
+  StringRef op = node.op_type();
+  // ReduceSum took `axes` as an input from version 13, the others from 18.
+  int axesInput = op == "ReduceSum" ? 13 : 18;
+  if (isAxesAttrReduce(op) && version < axesInput && dialectVersion >= axesInput)
+    return upgradeReduce(node, ctx);
+  if (isAxesAttrReduce(op))
+    return success(); // Only type constraints grew (ReduceMax/Min-20).
+  reason = "no upgrade from version " + std::to_string(version) + " to " +
+           std::to_string(dialectVersion);
+  return failure();
+}
 
 bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
   return llvm::StringSwitch<bool>(opType)
-      .Cases({"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-              "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd",
-              "ReduceSumSquare"},
-             true)
       .Cases({"Split", "Pad", "Resize", "Cast", "CastLike", "ScatterElements",
               "ScatterND", "AveragePool", "LpPool", "GridSample", "DFT",
               "QuantizeLinear", "DequantizeLinear"},
@@ -325,8 +327,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
                                      AdapterContext &ctx,
                                      std::string &reason) {
   StringRef op = node.op_type();
-  if (op.starts_with("Reduce"))
-    return adaptReduce(node, ctx, reason);
   if (op == "Split")
     return adaptSplit(node, ctx, reason);
   if (op == "Pad")

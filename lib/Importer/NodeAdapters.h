@@ -1,9 +1,12 @@
 //===- NodeAdapters.h - Newer operator versions -> the dialect's --*- C++ -*-===//
 //
-// The dialect models each ai.onnx operator at its newest version up to
-// opset 17. A node of a newer version (opsets 18-28) whose change the node
-// does not use (an attribute left at its default, an input moved from an
-// attribute that holds a constant) is rewritten here into the opset-17 form.
+// The dialect models most ai.onnx operators at their newest version up to
+// opset 17, some at a newer one (utils/gen_onnx_ops.py, VERSIONS).
+// Upgrades rewrite a node of an older version into the dialect's (Reduce*'s
+// axes attribute becomes a constant input); they are total. Adapters rewrite
+// a node of a newer version (opsets 18-28) whose change the node does not
+// use (an attribute left at its default, an input moved from an attribute
+// that holds a constant) into the dialect's older form, and refuse the rest.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXC_LIB_IMPORTER_NODEADAPTERS_H
@@ -30,6 +33,15 @@ struct AdapterContext {
   /// Defines a new 1-D int64 constant and returns its value name.
   std::function<std::string(ArrayRef<int64_t> values)> makeInt64Constant;
 };
+
+/// Whether `opType` has an upgrade from older versions.
+bool hasNodeUpgrade(StringRef opType);
+
+/// Rewrites `node`, an ai.onnx node of operator version `version`, into the
+/// dialect's newer version `dialectVersion`.
+LogicalResult upgradeNode(onnx::NodeProto &node, int version,
+                          int dialectVersion, AdapterContext &ctx,
+                          std::string &reason);
 
 /// Whether an adapter exists for `opType`.
 bool hasNodeAdapter(StringRef opType);

@@ -281,44 +281,8 @@ FailureOr<SmallVector<int64_t>> normalizeAxes(ArrayRef<int64_t> axes,
   return result;
 }
 
-SmallVector<int64_t> getAxesAttr(std::optional<ArrayAttr> attr) {
-  SmallVector<int64_t> axes;
-  if (attr)
-    for (Attribute a : *attr)
-      axes.push_back(cast<IntegerAttr>(a).getInt());
-  return axes;
-}
-
-/// Reduce* ops with an `axes` attribute (the version 13 form).
-template <typename OpTy>
-class ReduceLowering : public OpConversionPattern<OpTy> {
-public:
-  ReduceLowering(const TypeConverter &converter, MLIRContext *ctx, Kind kind)
-      : OpConversionPattern<OpTy>(converter, ctx), kind(kind) {}
-
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
-    auto resultType = getConvertedResultType(*this->getTypeConverter(), op);
-    if (!inType || !resultType)
-      return rewriter.notifyMatchFailure(op, "unranked operand or result");
-    auto axes = normalizeAxes(getAxesAttr(op.getAxes()), inType.getRank());
-    if (failed(axes))
-      return rewriter.notifyMatchFailure(op, "axis out of range");
-    Value result = lowerReduce(rewriter, op.getLoc(), kind, adaptor.getData(),
-                               inType.getElementType(), *axes,
-                               op.getKeepdims() != 0, resultType);
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-
-private:
-  Kind kind;
-};
-
-/// The sets of reduced dims that agree with the static shapes when ReduceSum's
-/// `numAxes` axes are only known at run time, at most `limit` of them. Sets
+/// The sets of reduced dims that agree with the static shapes when a Reduce*
+/// op's `numAxes` axes are only known at run time, at most `limit` of them. Sets
 /// that differ only in unit dims give the same result and are kept once.
 SmallVector<SmallVector<int64_t>> axesFromShapes(RankedTensorType in,
                                                  RankedTensorType out,
@@ -423,20 +387,30 @@ Value axesMatch(OpBuilder &b, Location loc, Value axes, int64_t numAxes,
   return all ? all : trueV;
 }
 
-/// ReduceSum (version 13): `axes` is an optional input. Constant axes are
-/// read; otherwise the reduced dims follow from the static shapes (the
-/// result type pins them), and where several sets fit, the run-time axes
-/// pick one.
-class ReduceSumLowering : public OpConversionPattern<ONNXReduceSumOp> {
+/// Whether reducing over no axes still changes the data: the composite
+/// reductions keep their elementwise steps (ReduceSumSquare squares,
+/// ReduceLogSum takes the log).
+bool hasElementwiseSteps(Kind kind) {
+  return kind == Kind::L1 || kind == Kind::L2 || kind == Kind::LogSum ||
+         kind == Kind::SumSquare;
+}
+
+/// Reduce* (ReduceSum since version 13, the others since 18): `axes` is an
+/// optional input. Constant axes are read; otherwise the reduced dims follow
+/// from the static shapes (the result type pins them), and where several
+/// sets fit, the run-time axes pick one.
+template <typename OpTy>
+class ReduceLowering : public OpConversionPattern<OpTy> {
 public:
-  using OpConversionPattern::OpConversionPattern;
+  ReduceLowering(const TypeConverter &converter, MLIRContext *ctx, Kind kind)
+      : OpConversionPattern<OpTy>(converter, ctx), kind(kind) {}
 
   LogicalResult
-  matchAndRewrite(ONNXReduceSumOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto inType = dyn_cast<RankedTensorType>(op.getData().getType());
-    auto resultType = getConvertedResultType(*getTypeConverter(), op);
+    auto resultType = getConvertedResultType(*this->getTypeConverter(), op);
     if (!inType || !resultType)
       return rewriter.notifyMatchFailure(op, "unranked operand or result");
     int64_t rank = inType.getRank();
@@ -446,13 +420,17 @@ public:
 
     auto reduceOver = [&](ArrayRef<int64_t> axes) {
       if (axes.empty() && op.getNoopWithEmptyAxes() != 0) {
+        // A reduction over no axes: the data, after the elementwise steps.
+        if (hasElementwiseSteps(kind))
+          return lowerReduce(rewriter, loc, kind, data, elem, {},
+                             /*keepdims=*/false, resultType);
         Value v = data;
         if (v.getType() != resultType)
           v = tensor::CastOp::create(rewriter, loc, resultType, v);
         return v;
       }
       SmallVector<int64_t> all = *normalizeAxes({}, rank);
-      return lowerReduce(rewriter, loc, Kind::Sum, data, elem,
+      return lowerReduce(rewriter, loc, kind, data, elem,
                          axes.empty() ? ArrayRef<int64_t>(all) : axes, keepdims,
                          resultType);
     };
@@ -486,7 +464,7 @@ public:
       return rewriter.notifyMatchFailure(
           op, "axes are not constant and the shapes do not determine them");
     auto lower = [&](ArrayRef<int64_t> axes) {
-      return lowerReduce(rewriter, loc, Kind::Sum, data, elem, axes, keepdims,
+      return lowerReduce(rewriter, loc, kind, data, elem, axes, keepdims,
                          resultType);
     };
     if (candidates.size() == 1) {
@@ -511,6 +489,9 @@ public:
     rewriter.replaceOp(op, choose(0));
     return success();
   }
+
+private:
+  Kind kind;
 };
 
 /// ArgMax/ArgMin: a linalg.generic reducing (value, index) pairs along the
@@ -618,7 +599,7 @@ public:
 void mlir::onnxc::populateReductionPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ReduceSumLowering>(converter, ctx);
+  patterns.add<ReduceLowering<ONNXReduceSumOp>>(converter, ctx, Kind::Sum);
   patterns.add<ReduceLowering<ONNXReduceMeanOp>>(converter, ctx, Kind::Mean);
   patterns.add<ReduceLowering<ONNXReduceMaxOp>>(converter, ctx, Kind::Max);
   patterns.add<ReduceLowering<ONNXReduceMinOp>>(converter, ctx, Kind::Min);

@@ -26,11 +26,13 @@ func.func @reduce_sum_keepdims(%x: tensor<?x4x5xf32>) -> tensor<?x1x5xf32> {
 
 // -----
 
-// ReduceMax on ui8 (signless i8 after conversion): unsigned max from the
-// unsigned identity 0; keepdims=0 needs no reshape.
+// ReduceMax (version 20: constant axes input) on ui8 (signless i8 after
+// conversion): unsigned max from the unsigned identity 0; keepdims=0 needs
+// no reshape.
 
 func.func @reduce_max_ui8(%x: tensor<3x?xui8>) -> tensor<3xui8> {
-  %0 = "onnx.ReduceMax"(%x) <{axes = [1], keepdims = 0 : i64}> : (tensor<3x?xui8>) -> tensor<3xui8>
+  %axes = "onnx.Constant"() <{value = dense<[1]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %0 = "onnx.ReduceMax"(%x, %axes) <{keepdims = 0 : i64}> : (tensor<3x?xui8>, tensor<1xi64>) -> tensor<3xui8>
   return %0 : tensor<3xui8>
 }
 // CHECK-LABEL: func.func @reduce_max_ui8
@@ -66,7 +68,8 @@ func.func @reduce_mean_f16(%x: tensor<2x3xf16>) -> tensor<1x1xf16> {
 // infinite max (all -inf or empty slice) replaced by 0.
 
 func.func @reduce_log_sum_exp(%x: tensor<2x3xf32>) -> tensor<2xf32> {
-  %0 = "onnx.ReduceLogSumExp"(%x) <{axes = [1], keepdims = 0 : i64}> : (tensor<2x3xf32>) -> tensor<2xf32>
+  %axes = "onnx.Constant"() <{value = dense<[-1]> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %0 = "onnx.ReduceLogSumExp"(%x, %axes) <{keepdims = 0 : i64}> : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
 // CHECK-LABEL: func.func @reduce_log_sum_exp
@@ -116,6 +119,21 @@ func.func @reduce_sum_noop(%x: tensor<3x2xf32>, %axes: tensor<0xi64>) -> tensor<
 // CHECK-LABEL: func.func @reduce_sum_noop
 // CHECK-SAME: (%[[X:.+]]: tensor<3x2xf32>, %{{.+}}: tensor<0xi64>)
 // CHECK-NEXT: return %[[X]]
+
+// -----
+
+// ReduceSumSquare over no axes still squares (version 18's
+// noop_with_empty_axes skips only the reduction).
+
+func.func @reduce_sum_square_noop(%x: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %0 = "onnx.ReduceSumSquare"(%x) <{noop_with_empty_axes = 1 : i64}> : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+// CHECK-LABEL: func.func @reduce_sum_square_noop
+// CHECK: %[[SQ:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<3x2xf32>) outs(%{{.+}} : tensor<3x2xf32>)
+// CHECK:   %[[M:.+]] = arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK:   arith.addf %{{.+}}, %[[M]] : f32
+// CHECK: return %[[SQ]]
 
 // -----
 

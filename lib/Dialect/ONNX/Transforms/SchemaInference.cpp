@@ -192,6 +192,23 @@ private:
   std::map<std::string, RegionInferencer> inferencers;
 };
 
+/// The libonnx schema whose inference function infers `info`'s op. libonnx
+/// 1.12 knows ai.onnx versions up to opset 17; of the newer versions the
+/// dialect models, those listed here infer by an older schema with the same
+/// inputs, attributes and rule, and the rest have no inference here.
+const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
+  const onnx::ISchemaRegistry *registry = guardedONNXSchemaRegistry();
+  StringRef name = info.onnxName;
+  if (StringRef(info.domain).empty() && info.sinceVersion > 17) {
+    // Reduce*-18/20: `axes` input, keepdims and noop_with_empty_axes, as in
+    // ReduceSum-13.
+    if (name.starts_with("Reduce"))
+      return registry->GetSchema("ReduceSum", 13, "");
+    return nullptr;
+  }
+  return registry->GetSchema(info.onnxName, info.sinceVersion, info.domain);
+}
+
 } // namespace
 
 FailureOr<SmallVector<Type>>
@@ -201,8 +218,7 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
     error = "no ONNX schema for " + op->getName().getStringRef().str();
     return failure();
   }
-  const onnx::OpSchema *schema = guardedONNXSchemaRegistry()->GetSchema(
-      info->onnxName, info->sinceVersion, info->domain);
+  const onnx::OpSchema *schema = inferenceSchema(*info);
   if (!schema || !schema->has_type_and_shape_inference_function()) {
     error = std::string("ONNX defines no type inference for ") +
             info->onnxName;
@@ -232,6 +248,37 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
         types[0] = RankedTensorType::get(
             SmallVector<int64_t>(data.getRank(), ShapedType::kDynamic),
             data.getElementType());
+  // Reduce* with run-time axes: libonnx gives no shape, but the rank is
+  // fixed by keepdims (the data's) or by the static number of axes.
+  if (op->getName().getStringRef().starts_with("onnx.Reduce") &&
+      op->getNumOperands() == 2 && op->getNumResults() == 1 &&
+      !isa_and_nonnull<RankedTensorType>(types[0]))
+    if (auto data = dyn_cast<RankedTensorType>(op->getOperand(0).getType())) {
+      auto intAttr = [&](StringRef name, int64_t dflt) {
+        auto attr = op->getAttrOfType<IntegerAttr>(name);
+        return attr ? attr.getInt() : dflt;
+      };
+      auto axes = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+      int64_t rank = -1;
+      SmallVector<int64_t> shape;
+      if (intAttr("keepdims", 1) != 0) {
+        // Each dim is 1 when reduced, else the data's: unit dims stay 1.
+        for (int64_t d : data.getShape())
+          shape.push_back(d == 1 ? 1 : ShapedType::kDynamic);
+        rank = data.getRank();
+      } else if (axes && axes.getRank() == 1 && !axes.isDynamicDim(0)) {
+        int64_t numAxes = axes.getDimSize(0);
+        if (numAxes == 0)
+          rank = intAttr("noop_with_empty_axes", 0) ? data.getRank() : 0;
+        else if (numAxes <= data.getRank())
+          rank = data.getRank() - numAxes;
+        shape.assign(std::max<int64_t>(rank, 0), ShapedType::kDynamic);
+        if (numAxes == 0 && rank > 0)
+          shape.assign(data.getShape().begin(), data.getShape().end());
+      }
+      if (rank >= 0)
+        types[0] = RankedTensorType::get(shape, data.getElementType());
+    }
   // Loop: carried results keep the rank of their initial values, scan
   // outputs have one more dim than what the body yields.
   if (auto loop = dyn_cast<ONNXLoopOp>(op)) {
