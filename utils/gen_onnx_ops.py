@@ -48,6 +48,9 @@ VERSIONS = {
     "ReduceL1": 18, "ReduceL2": 18, "ReduceLogSum": 18, "ReduceLogSumExp": 18,
     "ReduceMax": 20, "ReduceMean": 18, "ReduceMin": 20, "ReduceProd": 18,
     "ReduceSumSquare": 18,
+    # Operators new after opset 17.
+    "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
+    "Gelu": 20, "Mish": 22, "RMSNormalization": 23, "Swish": 24,
 }
 
 # Ops with side effects or non-determinism: not Pure.

@@ -74,6 +74,15 @@ std::pair<int, bool> classifyNewerVersion(StringRef opType, int opset,
   return {version, modelled};
 }
 
+/// Whether a version of `opType` after `from`, up to `to`, changed more than
+/// type constraints: a node of version `from` then needs an upgrade.
+bool changedBetween(StringRef opType, int from, int to) {
+  return llvm::any_of(kOpsetChanges, [&](const OpsetChange &change) {
+    return opType == change.opType && change.version > from &&
+           change.version <= to && change.kind == ChangeKind::Semantic;
+  });
+}
+
 /// The version of ai.onnx operator `opType` at opset 17 (libonnx 1.12's
 /// newest), 0 when it has none: what libonnx's version converter produces.
 int opset17Version(StringRef opType) {
@@ -728,7 +737,8 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
         classifyNewerVersion(node.op_type(), opset, info->sinceVersion);
     version = newVersion ? newVersion : opset17Version(node.op_type());
     std::string reason;
-    if (modelled && version && version < info->sinceVersion) {
+    if (modelled && version &&
+        changedBetween(node.op_type(), version, info->sinceVersion)) {
       AdapterContext adapter = makeAdapterContext();
       if (failed(upgradeNode(node, version, info->sinceVersion, adapter,
                              reason))) {

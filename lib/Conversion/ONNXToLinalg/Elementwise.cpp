@@ -9,6 +9,7 @@
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
+#include <cmath>
 #include <functional>
 
 using namespace mlir;
@@ -357,6 +358,27 @@ void mlir::onnxc::populateElementwisePatterns(const TypeConverter &converter,
     return arith::XOrIOp::create(
         b, l, a[0], arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
   });
+  add<ONNXBitwiseAndOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
+                                        Operation *) -> Value {
+    return arith::AndIOp::create(b, l, a[0], a[1]);
+  });
+  add<ONNXBitwiseOrOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
+                                       Operation *) -> Value {
+    return arith::OrIOp::create(b, l, a[0], a[1]);
+  });
+  add<ONNXBitwiseXorOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
+                                        Operation *) -> Value {
+    return arith::XOrIOp::create(b, l, a[0], a[1]);
+  });
+  add<ONNXBitwiseNotOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
+                                        Operation *) -> Value {
+    Type t = a[0].getType();
+    return arith::XOrIOp::create(
+        b, l, a[0],
+        arith::ConstantOp::create(
+            b, l, b.getIntegerAttr(t, APInt::getAllOnes(
+                                          t.getIntOrFloatBitWidth()))));
+  });
   auto compare = [](P fp, I sp, I up) {
     return [=](OpBuilder &b, Location l, ValueRange a, Operation *op) {
       return cmp(b, l, elemOf(op), fp, sp, up, a[0], a[1]);
@@ -460,6 +482,47 @@ void mlir::onnxc::populateElementwisePatterns(const TypeConverter &converter,
     Value e = exp(b, l, arith::NegFOp::create(b, l, a[0]));
     return arith::DivFOp::create(
         b, l, cst(b, l, t, 1), arith::AddFOp::create(b, l, cst(b, l, t, 1), e));
+  }, Types::FloatOnly);
+  // Swish-24: x * sigmoid(alpha * x).
+  add<ONNXSwishOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
+                                   Operation *op) -> Value {
+    Type t = elemOf(op);
+    Value alpha = cst(b, l, t, getFloat(op, "alpha", 1.0));
+    Value e = exp(b, l,
+                  arith::NegFOp::create(
+                      b, l, arith::MulFOp::create(b, l, alpha, a[0])));
+    return arith::DivFOp::create(
+        b, l, a[0], arith::AddFOp::create(b, l, cst(b, l, t, 1), e));
+  }, Types::FloatOnly);
+  // Mish-18: x * tanh(softplus(x)).
+  add<ONNXMishOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
+                                  Operation *) -> Value {
+    Value softplus = math::Log1pOp::create(b, l, exp(b, l, a[0]));
+    return arith::MulFOp::create(b, l, a[0],
+                                 math::TanhOp::create(b, l, softplus));
+  }, Types::FloatOnly);
+  // Gelu-20: 0.5 x (1 + erf(x / sqrt 2)), or with approximate = "tanh"
+  // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+  add<ONNXGeluOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
+                                  Operation *op) -> Value {
+    Type t = elemOf(op);
+    Value x = a[0], inner;
+    if (cast<ONNXGeluOp>(op).getApproximate() == "tanh") {
+      Value x3 = arith::MulFOp::create(
+          b, l, x, arith::MulFOp::create(b, l, x, x));
+      Value sum = arith::AddFOp::create(
+          b, l, x, arith::MulFOp::create(b, l, cst(b, l, t, 0.044715), x3));
+      inner = math::TanhOp::create(
+          b, l,
+          arith::MulFOp::create(b, l, cst(b, l, t, std::sqrt(2.0 / M_PI)),
+                                sum));
+    } else {
+      inner = math::ErfOp::create(
+          b, l, arith::MulFOp::create(b, l, x, cst(b, l, t, M_SQRT1_2)));
+    }
+    Value half = arith::MulFOp::create(b, l, cst(b, l, t, 0.5), x);
+    return arith::MulFOp::create(
+        b, l, half, arith::AddFOp::create(b, l, cst(b, l, t, 1), inner));
   }, Types::FloatOnly);
   add<ONNXLeakyReluOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
                                        Operation *op) {

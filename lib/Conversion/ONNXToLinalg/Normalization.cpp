@@ -365,6 +365,80 @@ public:
   }
 };
 
+/// RMSNormalization-23: Y = X / sqrt(mean(X^2) + epsilon) * scale over the
+/// dims from `axis` on, computed in f32 for the narrow floats.
+class RMSNormalizationLowering
+    : public OpConversionPattern<ONNXRMSNormalizationOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ONNXRMSNormalizationOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = getConvertedResultType(*getTypeConverter(), op, 0);
+    if (!resultType || !isRankedFloat(op.getX()) ||
+        !isRankedFloat(op.getScale()))
+      return rewriter.notifyMatchFailure(op, "unranked or non-float operand");
+    int64_t rank = resultType.getRank();
+    int64_t axis = normalizeAxis(int64_t(op.getAxis()), rank);
+    if (axis < 0 || axis >= rank)
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    Type xONNX = getONNXElementType(op.getX());
+    Type sONNX = getONNXElementType(op.getScale());
+    Type yONNX = getONNXElementType(op.getY());
+    Type compT = computeType(xONNX);
+    double eps = op.getEpsilon().convertToDouble();
+    SmallVector<int64_t> axes;
+    for (int64_t d = axis; d < rank; ++d)
+      axes.push_back(d);
+    Value x = adaptor.getX();
+    auto xType = cast<RankedTensorType>(x.getType());
+    // 1 / sqrt(mean(x^2) + epsilon), in keepdims form.
+    Value sumSq = buildReduction(
+        rewriter, loc, x, axes, constant(rewriter, loc, compT, 0),
+        [&](OpBuilder &b, Location l, Value e, Value acc) -> Value {
+          Value v = castScalar(b, l, e, xONNX, compT);
+          return arith::AddFOp::create(b, l, acc,
+                                       arith::MulFOp::create(b, l, v, v));
+        });
+    int64_t known = 1;
+    for (int64_t a : axes)
+      if (!xType.isDynamicDim(a))
+        known *= xType.getDimSize(a);
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, known);
+    for (int64_t a : axes)
+      if (xType.isDynamicDim(a))
+        count = arith::MulIOp::create(rewriter, loc, count,
+                                      getDimValue(rewriter, loc, x, a));
+    count = castScalar(
+        rewriter, loc,
+        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count),
+        rewriter.getI64Type(), compT);
+    Value invRms = buildElementwise(
+        rewriter, loc, sumSq, cast<RankedTensorType>(sumSq.getType()),
+        [&](OpBuilder &b, Location l, ValueRange a) -> Value {
+          Value meanSq = arith::DivFOp::create(b, l, a[0], count);
+          Value rms = math::SqrtOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, meanSq, constant(b, l, compT, eps)));
+          return arith::DivFOp::create(b, l, constant(b, l, compT, 1), rms);
+        });
+    invRms = expandReducedDims(rewriter, loc, invRms, axes, rank);
+    Value y = buildElementwise(
+        rewriter, loc, {x, invRms, adaptor.getScale()}, resultType,
+        [&](OpBuilder &b, Location l, ValueRange a) {
+          Value r = arith::MulFOp::create(
+              b, l, castScalar(b, l, a[0], xONNX, compT), a[1]);
+          r = arith::MulFOp::create(b, l, r,
+                                    castScalar(b, l, a[2], sONNX, compT));
+          return castScalar(b, l, r, compT, yONNX);
+        });
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 /// y = x / norm(x) along `axis`, with the L1 or L2 norm; all-zero slices
 /// stay zero.
 class LpNormalizationLowering
@@ -563,6 +637,7 @@ void mlir::onnxc::populateNormalizationPatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns.add<BatchNormalizationLowering, InstanceNormalizationLowering,
                LayerNormalizationLowering, LpNormalizationLowering,
-               MeanVarianceNormalizationLowering, LRNLowering>(
+               MeanVarianceNormalizationLowering, LRNLowering,
+               RMSNormalizationLowering>(
       converter, patterns.getContext());
 }

@@ -166,3 +166,25 @@ func.func @lrn_beta(%x: tensor<1x5x2x2xf32>) -> tensor<1x5x2x2xf32> {
 // CHECK: tensor.pad %{{.+}} low[0, 0, 0, 0] high[0, 1, 0, 0]
 // CHECK: math.powf %{{.+}}, %{{.+}} : f32
 // CHECK-NOT: math.sqrt
+
+// -----
+
+// RMSNormalization-23 on f16: the mean square over the dims from `axis` on,
+// accumulated in f32; Y = X * 1/sqrt(ms + epsilon) * scale, truncated once.
+
+func.func @rms_norm_f16(%x: tensor<2x4x8xf16>, %s: tensor<8xf16>) -> tensor<2x4x8xf16> {
+  %0 = "onnx.RMSNormalization"(%x, %s) <{axis = -1 : i64, epsilon = 1.0e-05 : f32}> : (tensor<2x4x8xf16>, tensor<8xf16>) -> tensor<2x4x8xf16>
+  return %0 : tensor<2x4x8xf16>
+}
+// CHECK-LABEL: func.func @rms_norm_f16
+// CHECK: %[[SS:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}} : tensor<2x4x8xf16>) outs(%{{.+}} : tensor<2x4xf32>)
+// CHECK:   %[[E:.+]] = arith.extf %{{.+}} : f16 to f32
+// CHECK:   %[[SQ:.+]] = arith.mulf %[[E]], %[[E]] : f32
+// CHECK:   arith.addf %{{.+}}, %[[SQ]] : f32
+// CHECK: %[[INV:.+]] = linalg.generic {{.*}} ins(%[[SS]] : tensor<2x4xf32>)
+// CHECK:   arith.divf %{{.+}}, %{{.+}} : f32
+// CHECK:   arith.constant 9.99999974E-6 : f32
+// CHECK:   math.sqrt
+// CHECK: %[[K:.+]] = tensor.expand_shape %[[INV]] {{\[}}[0], [1, 2]] output_shape [2, 4, 1]
+// CHECK: linalg.generic {{.*}} ins(%{{.+}}, %[[K]], %{{.+}} : tensor<2x4x8xf16>, tensor<2x4x1xf32>, tensor<8xf16>) outs(%{{.+}} : tensor<2x4x8xf16>)
+// CHECK:   arith.truncf %{{.+}} : f32 to f16

@@ -204,6 +204,15 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
     // ReduceSum-13.
     if (name.starts_with("Reduce"))
       return registry->GetSchema("ReduceSum", 13, "");
+    // Elementwise: the result has the type and shape of the first input
+    // (Relu), or of the inputs broadcast together (Add).
+    // RMSNormalization's Y is X's shape with the scale's element type
+    // (fixed up in inferTypesFromSchema).
+    if (llvm::is_contained(
+            {"BitwiseNot", "Gelu", "Mish", "RMSNormalization", "Swish"}, name))
+      return registry->GetSchema("Relu", 14, "");
+    if (llvm::is_contained({"BitwiseAnd", "BitwiseOr", "BitwiseXor"}, name))
+      return registry->GetSchema("Add", 14, "");
     return nullptr;
   }
   return registry->GetSchema(info.onnxName, info.sinceVersion, info.domain);
@@ -279,6 +288,10 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
       if (rank >= 0)
         types[0] = RankedTensorType::get(shape, data.getElementType());
     }
+  if (auto rms = dyn_cast<ONNXRMSNormalizationOp>(op))
+    if (auto y = dyn_cast_or_null<RankedTensorType>(types[0]))
+      if (auto scale = dyn_cast<ShapedType>(rms.getScale().getType()))
+        types[0] = y.clone(scale.getElementType());
   // Loop: carried results keep the rank of their initial values, scan
   // outputs have one more dim than what the body yields.
   if (auto loop = dyn_cast<ONNXLoopOp>(op)) {

@@ -308,6 +308,62 @@ def ONNXBitShiftOp : ONNX_Op<"BitShift", 11, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64]>:$Z);
 }
 
+def ONNXBitwiseAndOp : ONNX_Op<"BitwiseAnd", 18, [Pure]> {
+  let summary = "ONNX BitwiseAnd operation (ai.onnx version 18)";
+  let description = [{
+    Returns the tensor resulting from performing the bitwise `and` operation
+    elementwise on the input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+    This operator supports **multidirectional (i.e., Numpy-style) broadcasting**; for more details please check [the doc](Broadcasting.md).
+  }];
+  let arguments = (ins
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$A,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$B);
+  let results = (outs
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$C);
+}
+
+def ONNXBitwiseNotOp : ONNX_Op<"BitwiseNot", 18, [Pure]> {
+  let summary = "ONNX BitwiseNot operation (ai.onnx version 18)";
+  let description = [{
+    Returns the bitwise not of the input tensor element-wise.
+  }];
+  let arguments = (ins
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$X);
+  let results = (outs
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$Y);
+}
+
+def ONNXBitwiseOrOp : ONNX_Op<"BitwiseOr", 18, [Pure]> {
+  let summary = "ONNX BitwiseOr operation (ai.onnx version 18)";
+  let description = [{
+    Returns the tensor resulting from performing the bitwise `or` operation
+    elementwise on the input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+    This operator supports **multidirectional (i.e., Numpy-style) broadcasting**; for more details please check [the doc](Broadcasting.md).
+  }];
+  let arguments = (ins
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$A,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$B);
+  let results = (outs
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$C);
+}
+
+def ONNXBitwiseXorOp : ONNX_Op<"BitwiseXor", 18, [Pure]> {
+  let summary = "ONNX BitwiseXor operation (ai.onnx version 18)";
+  let description = [{
+    Returns the tensor resulting from performing the bitwise `xor` operation
+    elementwise on the input tensors `A` and `B` (with Numpy-style broadcasting support).
+
+    This operator supports **multidirectional (i.e., Numpy-style) broadcasting**; for more details please check [the doc](Broadcasting.md).
+  }];
+  let arguments = (ins
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$A,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$B);
+  let results = (outs
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$C);
+}
+
 def ONNXBlackmanWindowOp : ONNX_Op<"BlackmanWindow", 17, [Pure]> {
   let summary = "ONNX BlackmanWindow operation (ai.onnx version 17)";
   let description = [{
@@ -1257,6 +1313,23 @@ def ONNXGatherNDOp : ONNX_Op<"GatherND", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
+def ONNXGeluOp : ONNX_Op<"Gelu", 20, [Pure]> {
+  let summary = "ONNX Gelu operation (ai.onnx version 20)";
+  let description = [{
+    Gelu takes one input data (Tensor<T>) and produces one
+    output data (Tensor<T>) where the gaussian error linear units function,
+    $y = 0.5 * x * (1 + erf(x/sqrt(2)))$ is applied to the tensor elementwise.
+    If the attribute "approximate" is set to "tanh", the function estimation,
+    $y = 0.5 * x * (1 + Tanh(sqrt(2/\pi) * (x + 0.044715 * x^3)))$ is used and applied
+    to the tensor elementwise.
+  }];
+  let arguments = (ins
+    TensorOf<[F16, F32, F64, BF16]>:$X,
+    DefaultValuedStrAttr<StrAttr, "none">:$approximate);
+  let results = (outs
+    TensorOf<[F16, F32, F64, BF16]>:$Y);
+}
+
 def ONNXGemmOp : ONNX_Op<"Gemm", 13, [Pure]> {
   let summary = "ONNX Gemm operation (ai.onnx version 13)";
   let description = [{
@@ -2135,6 +2208,23 @@ def ONNXMinOp : ONNX_Op<"Min", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$min);
 }
 
+def ONNXMishOp : ONNX_Op<"Mish", 22, [Pure]> {
+  let summary = "ONNX Mish operation (ai.onnx version 22)";
+  let description = [{
+    Mish: A Self Regularized Non-Monotonic Neural Activation Function.
+
+    Perform the linear unit element-wise on the input tensor X using formula:
+
+    ```
+    mish(x) = x * tanh(softplus(x)) = x * tanh(ln(1 + e^{x}))
+    ```
+  }];
+  let arguments = (ins
+    TensorOf<[BF16, F16, F32, F64]>:$X);
+  let results = (outs
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
+}
+
 def ONNXModOp : ONNX_Op<"Mod", 13, [Pure]> {
   let summary = "ONNX Mod operation (ai.onnx version 13)";
   let description = [{
@@ -2646,6 +2736,48 @@ def ONNXQuantizeLinearOp : ONNX_Op<"QuantizeLinear", 13, [Pure]> {
     DefaultValuedAttr<I64Attr, "1">:$axis);
   let results = (outs
     TensorOf<[I8, UI8]>:$y);
+}
+
+def ONNXRMSNormalizationOp : ONNX_Op<"RMSNormalization", 23, [Pure]> {
+  let summary = "ONNX RMSNormalization operation (ai.onnx version 23)";
+  let description = [{
+    This is RMS normalization defined in ONNX as function as described in the paper https://arxiv.org/pdf/1910.07467.
+          The overall computation can be split into two stages. The root mean squared norm is taken over the last D dimensions,
+          where D is the dimension of normalized_shape. For example, if normalized_shape is (3, 5) (a 2-dimensional shape),
+          the rms norm is computed over the last 2 dimensions of the input. The computation required by standardization can be
+          described by the following equations.
+          ```
+          XSquared = Mul(X, X)
+          XSquaredMean = ReduceMean<axes=normalized_axes>(XSquared)
+          MeanSquareEpsilon = Add(XSquaredMean, epsilon)
+          RMS = Sqrt(MeanSquareEpsilon)
+          Normalized = Div(X, RMS)
+          ```
+          where `normalized_axes` is `[axis, ..., rank of X - 1]`. The variables `RMS` stand for root mean square,
+          Depending on `stash_type` attribute, the actual computation
+          must happen in different floating-point precision.
+          For example, if `stash_type` is 1, this operator casts
+          all input variables to 32-bit float, perform the computation, and
+          finally cast `Normalized` back to the original type of `X`.
+          The second stage then scales the outcome of the first stage using:
+          ```
+          Y= Mul(Normalized, Scale)
+          ```
+          Let `d[i]` indicate the i-th dimension of `X`.
+          If `X`'s shape is `[d[0], ..., d[axis-1], d[axis], ..., d[rank-1]]`,
+          the shape of `RMS` is `[d[0], ..., d[axis-1], 1, ..., 1]`.
+          `Y` and `X` have the same shape. This operator supports unidirectional broadcasting
+          (`Scale` should be unidirectional broadcastable to tensor `X`);
+          for more details please check [the doc](Broadcasting.md).
+  }];
+  let arguments = (ins
+    TensorOf<[F16, F32, F64, BF16]>:$X,
+    TensorOf<[F16, F32, F64, BF16]>:$scale,
+    DefaultValuedAttr<I64Attr, "-1">:$axis,
+    DefaultValuedAttr<F32Attr, "1e-05">:$epsilon,
+    DefaultValuedAttr<I64Attr, "1">:$stash_type);
+  let results = (outs
+    TensorOf<[F16, F32, F64, BF16]>:$Y);
 }
 
 def ONNXRNNOp : ONNX_Op<"RNN", 14, [Pure, AttrSizedOperandSegments, AttrSizedResultSegments]> {
@@ -4152,6 +4284,19 @@ def ONNXSumOp : ONNX_Op<"Sum", 13, [Pure]> {
     Variadic<TensorOf<[F16, F32, F64, BF16]>>:$data_0);
   let results = (outs
     TensorOf<[F16, F32, F64, BF16]>:$sum);
+}
+
+def ONNXSwishOp : ONNX_Op<"Swish", 24, [Pure]> {
+  let summary = "ONNX Swish operation (ai.onnx version 24)";
+  let description = [{
+    Swish function takes one input data (Tensor<T>) and produces one output data (Tensor<T>) of the same shape,
+    where $Swish(x) = x * sigmoid(alpha * x)$.
+  }];
+  let arguments = (ins
+    TensorOf<[F16, F32, BF16, F64]>:$X,
+    DefaultValuedAttr<F32Attr, "1.0">:$alpha);
+  let results = (outs
+    TensorOf<[F16, F32, BF16, F64]>:$Y);
 }
 
 def ONNXTanOp : ONNX_Op<"Tan", 7, [Pure]> {
