@@ -12,6 +12,7 @@
 
 #include "onnxc/Importer/Importer.h"
 
+#include "FunctionExpansions.h"
 #include "NodeAdapters.h"
 
 #include "onnxc/Dialect/ONNX/IR/ONNXOpInfo.h"
@@ -708,6 +709,34 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   auto fn = functions.find(domain.str() + "|" + node.op_type());
   if (fn != functions.end())
     return inlineFunction(node, *fn->second);
+  // Operators the dialect has no op for, defined by a context-dependent
+  // function whose body FunctionExpansions.cpp builds (Attention).
+  if (domain.empty() && opsetOf("") > kDialectOpset) {
+    int version = classifyNewerVersion(node.op_type(), opsetOf(""), 0).first;
+    if (hasFunctionExpansion(node.op_type(), version)) {
+      onnx::FunctionProto body;
+      std::string reason;
+      auto typeOf = [this](StringRef name) -> Type {
+        Value v = name.empty() ? Value() : lookup(name);
+        return v ? v.getType() : Type();
+      };
+      if (failed(buildFunctionExpansion(node, version, typeOf, body,
+                                        reason))) {
+        noteUnsupported(node, domain, version,
+                        node.op_type() + "-" + std::to_string(version) + " " +
+                            reason);
+        for (const std::string &out : node.output())
+          if (!out.empty())
+            define(out, Value());
+        return success();
+      }
+      int saved = opsets[""];
+      opsets[""] = kDialectOpset;
+      LogicalResult result = inlineFunction(node, body);
+      opsets[""] = saved;
+      return result;
+    }
+  }
   if (domain.empty() && options.expandFunctionOps.count(node.op_type()) &&
       unsupported.empty()) {
     onnx::FunctionProto body;

@@ -8,14 +8,19 @@
 using namespace mlir;
 using namespace mlir::onnxc;
 
-namespace {
-
-const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
-                                     StringRef name) {
+const onnx::AttributeProto *
+mlir::onnxc::findNodeAttr(const onnx::NodeProto &node, StringRef name) {
   for (const auto &a : node.attribute())
     if (a.name() == name)
       return &a;
   return nullptr;
+}
+
+namespace {
+
+const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
+                                     StringRef name) {
+  return findNodeAttr(node, name);
 }
 
 void removeAttr(onnx::NodeProto &node, StringRef name) {

@@ -34,6 +34,10 @@ struct AdapterContext {
   std::function<std::string(ArrayRef<int64_t> values)> makeInt64Constant;
 };
 
+/// The attribute `name` of `node`, or null.
+const onnx::AttributeProto *findNodeAttr(const onnx::NodeProto &node,
+                                         StringRef name);
+
 /// Whether `opType` has an upgrade from older versions.
 bool hasNodeUpgrade(StringRef opType);
 

@@ -340,6 +340,23 @@ Value mlir::onnxc::buildReduction(OpBuilder &b, Location loc, Value input,
   return generic.getResult(0);
 }
 
+Value mlir::onnxc::reducedElementCount(OpBuilder &b, Location loc,
+                                       Value input, ArrayRef<int64_t> axes,
+                                       Type type) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t known = 1;
+  for (int64_t a : axes)
+    if (!inType.isDynamicDim(a))
+      known *= inType.getDimSize(a);
+  Value count = arith::ConstantIndexOp::create(b, loc, known);
+  for (int64_t a : axes)
+    if (inType.isDynamicDim(a))
+      count =
+          arith::MulIOp::create(b, loc, count, getDimValue(b, loc, input, a));
+  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
+  return castScalar(b, loc, i64, b.getI64Type(), type);
+}
+
 Value mlir::onnxc::expandReducedDims(OpBuilder &b, Location loc, Value reduced,
                                      ArrayRef<int64_t> axes, int64_t rank) {
   auto type = cast<RankedTensorType>(reduced.getType());

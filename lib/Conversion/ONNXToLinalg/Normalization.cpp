@@ -36,17 +36,7 @@ Moments computeMoments(OpBuilder &b, Location loc, Value x, Type xONNX,
                        ArrayRef<int64_t> axes, Type compT) {
   auto xType = cast<RankedTensorType>(x.getType());
   int64_t rank = xType.getRank();
-  int64_t known = 1;
-  for (int64_t a : axes)
-    if (!xType.isDynamicDim(a))
-      known *= xType.getDimSize(a);
-  Value count = arith::ConstantIndexOp::create(b, loc, known);
-  for (int64_t a : axes)
-    if (xType.isDynamicDim(a))
-      count = arith::MulIOp::create(b, loc, count, getDimValue(b, loc, x, a));
-  count = castScalar(b, loc,
-                     arith::IndexCastOp::create(b, loc, b.getI64Type(), count),
-                     b.getI64Type(), compT);
+  Value count = reducedElementCount(b, loc, x, axes, compT);
   auto divideByCount = [&](Value sum) {
     return buildElementwise(
         b, loc, sum, cast<RankedTensorType>(sum.getType()),
@@ -393,7 +383,6 @@ public:
     for (int64_t d = axis; d < rank; ++d)
       axes.push_back(d);
     Value x = adaptor.getX();
-    auto xType = cast<RankedTensorType>(x.getType());
     // 1 / sqrt(mean(x^2) + epsilon), in keepdims form.
     Value sumSq = buildReduction(
         rewriter, loc, x, axes, constant(rewriter, loc, compT, 0),
@@ -402,19 +391,7 @@ public:
           return arith::AddFOp::create(b, l, acc,
                                        arith::MulFOp::create(b, l, v, v));
         });
-    int64_t known = 1;
-    for (int64_t a : axes)
-      if (!xType.isDynamicDim(a))
-        known *= xType.getDimSize(a);
-    Value count = arith::ConstantIndexOp::create(rewriter, loc, known);
-    for (int64_t a : axes)
-      if (xType.isDynamicDim(a))
-        count = arith::MulIOp::create(rewriter, loc, count,
-                                      getDimValue(rewriter, loc, x, a));
-    count = castScalar(
-        rewriter, loc,
-        arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), count),
-        rewriter.getI64Type(), compT);
+    Value count = reducedElementCount(rewriter, loc, x, axes, compT);
     Value invRms = buildElementwise(
         rewriter, loc, sumSq, cast<RankedTensorType>(sumSq.getType()),
         [&](OpBuilder &b, Location l, ValueRange a) -> Value {

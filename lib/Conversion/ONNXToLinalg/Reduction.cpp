@@ -132,23 +132,6 @@ Value finiteOrZero(OpBuilder &b, Location loc, Value s) {
                                  createScalarConstant(b, loc, t, 0));
 }
 
-/// The number of elements reduced, as a scalar of `accT`.
-Value reducedCount(OpBuilder &b, Location loc, Value input,
-                   ArrayRef<int64_t> axes, Type accT) {
-  auto type = cast<RankedTensorType>(input.getType());
-  int64_t known = 1;
-  for (int64_t a : axes)
-    if (!type.isDynamicDim(a))
-      known *= type.getDimSize(a);
-  Value count = arith::ConstantIndexOp::create(b, loc, known);
-  for (int64_t a : axes)
-    if (type.isDynamicDim(a))
-      count =
-          arith::MulIOp::create(b, loc, count, getDimValue(b, loc, input, a));
-  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), count);
-  return castScalar(b, loc, i64, b.getI64Type(), accT);
-}
-
 Value buildEpilogue(OpBuilder &b, Location loc, Kind kind, Value reduced,
                     Value shift, Value count, Type dataONNX, Type accT,
                     Type sumONNX);
@@ -165,7 +148,8 @@ Value lowerReduce(OpBuilder &b, Location loc, Kind kind, Value input,
   // The ONNX type of accumulated values: unsigned integers stay unsigned.
   Type accONNX = isa<FloatType>(accT) ? accT : dataONNX;
   Value count =
-      kind == Kind::Mean ? reducedCount(b, loc, input, axes, accT) : Value();
+      kind == Kind::Mean ? reducedElementCount(b, loc, input, axes, accT)
+                         : Value();
 
   // LogSumExp: shift by the max so that exp cannot overflow; the sum of
   // exp(x - shift) is taken in accT for floats, f64 for integers.

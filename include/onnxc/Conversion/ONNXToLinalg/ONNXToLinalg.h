@@ -143,6 +143,11 @@ Value buildReduction(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> axes, Value init,
                      ReduceCombiner combine);
 
+/// The number of elements of `input` over `axes` (static dims folded,
+/// dynamic ones read), as a scalar of `type`.
+Value reducedElementCount(OpBuilder &b, Location loc, Value input,
+                          ArrayRef<int64_t> axes, Type type);
+
 /// Inserts unit dims at the sorted `axes` of `reduced` (a tensor of the kept
 /// dims), giving the keepdims form of rank `rank`.
 Value expandReducedDims(OpBuilder &b, Location loc, Value reduced,

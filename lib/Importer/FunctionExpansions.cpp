@@ -1,0 +1,355 @@
+//===- FunctionExpansions.cpp - Operators imported as ONNX functions ------===//
+
+#include "FunctionExpansions.h"
+#include "NodeAdapters.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <onnx/defs/function.h>
+
+#include <cmath>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace {
+
+const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
+                                     StringRef name) {
+  return findNodeAttr(node, name);
+}
+
+bool hasInput(const onnx::NodeProto &node, int i) {
+  return i < node.input_size() && !node.input(i).empty();
+}
+
+bool wantsOutput(const onnx::NodeProto &node, int i) {
+  return i < node.output_size() && !node.output(i).empty();
+}
+
+/// `name = Identity(value)` as a node text.
+std::string identity(StringRef name, StringRef value) {
+  return (name + " = Identity(" + value + ")").str();
+}
+
+/// Attention-23/24/25 (ONNX 1.23.1): scaled dot-product attention over 4-D
+/// (batch, heads, sequence, head size) or 3-D (batch, sequence, hidden)
+/// inputs, with grouped-query heads, a past key/value cache, a boolean or
+/// additive mask, bottom-right causal masking, softcap, softmax precision
+/// and the four qk_matmul_output modes. Fully masked rows give zeros, not
+/// NaN: the softmax's NaNs are replaced by 0 where a mask or causal masking
+/// applies.
+LogicalResult buildAttention(const onnx::NodeProto &node,
+                             const std::function<Type(StringRef)> &typeOf,
+                             onnx::FunctionProto &body, std::string &reason) {
+  for (const char *in : {"Q", "K", "V", "attn_mask", "past_key", "past_value",
+                         "nonpad_kv_seqlen"})
+    body.add_input(in);
+  for (const char *out : {"Y", "present_key", "present_value",
+                          "qk_matmul_output"})
+    body.add_output(out);
+  bool nonpad = hasInput(node, 6);
+  if (nonpad && hasInput(node, 4)) {
+    reason = "has both 'nonpad_kv_seqlen' and a past key/value";
+    return failure();
+  }
+  // Attention-25's local windows.
+  for (const char *window : {"left_window_size", "right_window_size"})
+    if (const auto *a = findAttr(node, window); a && a->i() != -1) {
+      reason = std::string("uses attribute '") + window + "' = " +
+               std::to_string(a->i());
+      return failure();
+    }
+  if (hasInput(node, 4) != hasInput(node, 5)) {
+    reason = "has only one of 'past_key' and 'past_value'";
+    return failure();
+  }
+  auto rankOf = [&](int i) -> int64_t {
+    auto t = hasInput(node, i)
+                 ? dyn_cast_or_null<RankedTensorType>(typeOf(node.input(i)))
+                 : RankedTensorType();
+    return t ? t.getRank() : -1;
+  };
+  int64_t rank = rankOf(0);
+  if ((rank != 3 && rank != 4) || rankOf(1) != rank || rankOf(2) != rank) {
+    reason = "needs Q, K and V all of rank 3 or all of rank 4";
+    return failure();
+  }
+  auto intAttr = [&](StringRef name, int64_t dflt) {
+    const auto *a = findAttr(node, name);
+    return a ? a->i() : dflt;
+  };
+  int64_t qHeads, kvHeads;
+  if (rank == 3) {
+    qHeads = intAttr("q_num_heads", 0);
+    kvHeads = intAttr("kv_num_heads", 0);
+    if (qHeads <= 0 || kvHeads <= 0) {
+      reason = "has 3-D inputs without q_num_heads and kv_num_heads";
+      return failure();
+    }
+  } else {
+    qHeads = cast<RankedTensorType>(typeOf(node.input(0))).getDimSize(1);
+    kvHeads = cast<RankedTensorType>(typeOf(node.input(1))).getDimSize(1);
+    if (ShapedType::isDynamic(qHeads) || ShapedType::isDynamic(kvHeads)) {
+      reason = "has head counts only known at run time";
+      return failure();
+    }
+  }
+  if (kvHeads <= 0 || qHeads % kvHeads != 0) {
+    reason = "has q_num_heads not a multiple of kv_num_heads";
+    return failure();
+  }
+  int64_t mode = intAttr("qk_matmul_output_mode", 0);
+  if (mode < 0 || mode > 3) {
+    reason = "has qk_matmul_output_mode " + std::to_string(mode);
+    return failure();
+  }
+  bool wantsQK = wantsOutput(node, 3);
+  bool causal = intAttr("is_causal", 0) != 0;
+  bool masked = causal || nonpad || hasInput(node, 3);
+  // With nonpad_kv_seqlen the mask may be shorter than the keys; only a mask
+  // as long as them is covered.
+  if (nonpad && hasInput(node, 3)) {
+    auto mask = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(3)));
+    auto key = cast<RankedTensorType>(typeOf(node.input(1)));
+    int64_t keyLen = key.getDimSize(rank == 4 ? 2 : 1);
+    if (!mask || mask.getRank() == 0 ||
+        mask.getDimSize(mask.getRank() - 1) != keyLen ||
+        ShapedType::isDynamic(keyLen)) {
+      reason = "has an attn_mask that may be shorter than the keys";
+      return failure();
+    }
+  }
+
+  // The static (batch, heads, sequence, size) shape of input `i` after the
+  // reshape to heads and the cache's concat, when every dim is known: the
+  // body then uses constant shapes, so that the import infers static types.
+  auto staticShape = [&](int i, int64_t heads) -> std::optional<
+                                                   SmallVector<int64_t, 4>> {
+    auto t = cast<RankedTensorType>(typeOf(node.input(i)));
+    if (!t.hasStaticShape())
+      return std::nullopt;
+    SmallVector<int64_t, 4> shape(t.getShape());
+    if (rank == 3) {
+      if (shape[2] % heads != 0)
+        return std::nullopt;
+      shape = {shape[0], heads, shape[1], shape[2] / heads};
+    }
+    if (i != 0 && hasInput(node, 4)) {
+      auto past = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(i + 3)));
+      if (!past || past.getRank() != 4 || past.isDynamicDim(2))
+        return std::nullopt;
+      shape[2] += past.getDimSize(2);
+    }
+    return shape;
+  };
+  auto qShape = staticShape(0, qHeads);
+  auto kShape = staticShape(1, kvHeads);
+
+  onnx::FunctionBuilder b(body);
+  b.Const1D("ax0", int64_t(0))
+      .Const1D("ax1", int64_t(1))
+      .Const1D("ax2", int64_t(2))
+      .Const("zero_f", 0.0f)
+      .Const("one_f", 1.0f)
+      .Const("neginf_f", -INFINITY)
+      .Add("zeros = CastLike(zero_f, Q)")
+      .Add("one = CastLike(one_f, Q)")
+      .Add("negs = CastLike(neginf_f, Q)");
+  // 3-D inputs: (batch, sequence, heads * size) -> (batch, heads, sequence,
+  // size).
+  std::string q = "Q", k = "K", v = "V";
+  if (rank == 3) {
+    b.Const("q_shape", std::vector<int64_t>{0, 0, qHeads, -1})
+        .Const("kv_shape", std::vector<int64_t>{0, 0, kvHeads, -1})
+        .Add("Q_r = Reshape(Q, q_shape)")
+        .Add("Q4 = Transpose <perm = [0, 2, 1, 3]> (Q_r)")
+        .Add("K_r = Reshape(K, kv_shape)")
+        .Add("K4 = Transpose <perm = [0, 2, 1, 3]> (K_r)")
+        .Add("V_r = Reshape(V, kv_shape)")
+        .Add("V4 = Transpose <perm = [0, 2, 1, 3]> (V_r)");
+    q = "Q4", k = "K4", v = "V4";
+  }
+  // The cache: past and new keys/values along the sequence.
+  if (hasInput(node, 4)) {
+    b.Add(("K_all = Concat <axis = 2> (past_key, " + k + ")").c_str())
+        .Add(("V_all = Concat <axis = 2> (past_value, " + v + ")").c_str());
+    k = "K_all", v = "V_all";
+  }
+  if (wantsOutput(node, 1))
+    b.Add(identity("present_key", k).c_str());
+  if (wantsOutput(node, 2))
+    b.Add(identity("present_value", v).c_str());
+  // Grouped-query attention: each key/value head serves qHeads / kvHeads
+  // consecutive query heads.
+  if (qHeads != kvHeads) {
+    b.Const1D("groups", qHeads / kvHeads).Const1D("q_heads", qHeads);
+    for (auto [x, input] : {std::pair{&k, 1}, {&v, 2}}) {
+      std::string n = *x;
+      if (auto shape = staticShape(input, kvHeads)) {
+        const auto &d = *shape;
+        b.Const(n + "_xs", std::vector<int64_t>{d[0], d[1], qHeads / kvHeads,
+                                                d[2], d[3]})
+            .Const(n + "_gs", std::vector<int64_t>{d[0], qHeads, d[2], d[3]})
+            .Add((n + "_u = Unsqueeze(" + n + ", ax2)").c_str())
+            .Add((n + "_x = Expand(" + n + "_u, " + n + "_xs)").c_str())
+            .Add((n + "_g = Reshape(" + n + "_x, " + n + "_gs)").c_str());
+        *x = n + "_g";
+        continue;
+      }
+      b.Add((n + "_u = Unsqueeze(" + n + ", ax2)").c_str())
+          .Add((n + "_s01 = Shape <start = 0, end = 2> (" + n + ")").c_str())
+          .Add((n + "_s0 = Shape <start = 0, end = 1> (" + n + ")").c_str())
+          .Add((n + "_s23 = Shape <start = 2, end = 4> (" + n + ")").c_str())
+          .Add((n + "_xs = Concat <axis = 0> (" + n + "_s01, groups, " + n +
+                "_s23)")
+                   .c_str())
+          .Add((n + "_x = Expand(" + n + "_u, " + n + "_xs)").c_str())
+          .Add((n + "_gs = Concat <axis = 0> (" + n + "_s0, q_heads, " + n +
+                "_s23)")
+                   .c_str())
+          .Add((n + "_g = Reshape(" + n + "_x, " + n + "_gs)").c_str());
+      *x = n + "_g";
+    }
+  }
+  // Q K^T scaled, Q and K each by sqrt(scale) (default 1 / sqrt(head size)).
+  if (const auto *s = findAttr(node, "scale")) {
+    b.Const("scale_f", s->f()).Add("scale = CastLike(scale_f, Q)");
+  } else {
+    b.Add(("head_size = Shape <start = -1> (" + q + ")").c_str())
+        .Add("head_size_f = CastLike(head_size, Q)")
+        .Add("root_size = Sqrt(head_size_f)")
+        .Add("scale = Div(one, root_size)");
+  }
+  b.Add("root_scale = Sqrt(scale)")
+      .Add(("Q_s = Mul(" + q + ", root_scale)").c_str())
+      .Add(("K_s = Mul(" + k + ", root_scale)").c_str())
+      .Add("K_t = Transpose <perm = [0, 1, 3, 2]> (K_s)")
+      .Add("qk = MatMul(Q_s, K_t)");
+  std::string scores = "qk";
+  if (wantsQK && mode == 0)
+    b.Add(identity("qk_matmul_output", scores).c_str());
+  if (const auto *cap = findAttr(node, "softcap"); cap && cap->f() > 0) {
+    b.Const("softcap_f", cap->f())
+        .Add("softcap = CastLike(softcap_f, Q)")
+        .Add("qk_d = Div(qk, softcap)")
+        .Add("qk_t = Tanh(qk_d)")
+        .Add("qk_c = Mul(qk_t, softcap)");
+    scores = "qk_c";
+  }
+  if (wantsQK && mode == 1)
+    b.Add(identity("qk_matmul_output", scores).c_str());
+  if (hasInput(node, 3)) {
+    auto maskType = dyn_cast_or_null<ShapedType>(typeOf(node.input(3)));
+    if (maskType && maskType.getElementType().isInteger(1))
+      b.Add("mask_bias = Where(attn_mask, zeros, negs)");
+    else
+      b.Add("mask_bias = CastLike(attn_mask, Q)");
+    b.Add(("qk_m = Add(" + scores + ", mask_bias)").c_str());
+    scores = "qk_m";
+  }
+  if (causal || nonpad) {
+    b.Const("zero_i", int64_t(0)).Const("one_i", int64_t(1));
+    if (qShape)
+      b.Const("q_len", (*qShape)[2]);
+    else
+      b.Add(("q_len1 = Shape <start = 2, end = 3> (" + q + ")").c_str())
+          .Add("q_len = Squeeze(q_len1, ax0)");
+    if (kShape) {
+      std::vector<int64_t> cols((*kShape)[2]);
+      for (size_t j = 0; j < cols.size(); ++j)
+        cols[j] = int64_t(j);
+      b.Const("cols", cols);
+    } else {
+      b.Add(("kv_len1 = Shape <start = 2, end = 3> (" + k + ")").c_str())
+          .Add("kv_len = Squeeze(kv_len1, ax0)")
+          .Add("cols = Range(zero_i, kv_len, one_i)");
+    }
+  }
+  // nonpad_kv_seqlen (batch): keys from each sample's count on are padding.
+  if (nonpad) {
+    b.Const("batch_shape", std::vector<int64_t>{-1, 1, 1, 1})
+        .Add("nonpad_b = Reshape(nonpad_kv_seqlen, batch_shape)")
+        .Add("padding = Less(cols, nonpad_b)")
+        .Add("pad_bias = Where(padding, zeros, negs)")
+        .Add(("qk_pad = Add(" + scores + ", pad_bias)").c_str());
+    scores = "qk_pad";
+  }
+  // Causal, bottom-right aligned: query i sees key j iff j <= i + offset,
+  // offset = the past sequence length, or per sample nonpad_kv_seqlen minus
+  // the query length.
+  if (causal) {
+    std::string offset = "zero_i";
+    if (hasInput(node, 4)) {
+      b.Add("past_len1 = Shape <start = 2, end = 3> (past_key)")
+          .Add("past_len = Squeeze(past_len1, ax0)");
+      offset = "past_len";
+    } else if (nonpad) {
+      b.Add("offset_b = Sub(nonpad_b, q_len)");
+      offset = "offset_b";
+    }
+    if (qShape) {
+      std::vector<int64_t> rows((*qShape)[2]);
+      for (size_t i = 0; i < rows.size(); ++i)
+        rows[i] = int64_t(i);
+      b.Const("rows", rows);
+    } else {
+      b.Add("rows = Range(zero_i, q_len, one_i)");
+    }
+    b.Add("rows_c = Unsqueeze(rows, ax1)")
+        .Add(("rows_o = Add(rows_c, " + offset + ")").c_str())
+        .Add("disallowed = Greater(cols, rows_o)")
+        .Add("causal_bias = Where(disallowed, negs, zeros)")
+        .Add(("qk_causal = Add(" + scores + ", causal_bias)").c_str());
+    scores = "qk_causal";
+  }
+  if (wantsQK && mode == 2)
+    b.Add(identity("qk_matmul_output", scores).c_str());
+  if (const auto *p = findAttr(node, "softmax_precision")) {
+    b.Add(("qk_p = Cast(" + scores + ")").c_str(),
+          onnx::MakeAttribute("to", p->i()))
+        .Add("probs_p = Softmax <axis = -1> (qk_p)")
+        .Add("probs_raw = CastLike(probs_p, Q)");
+  } else {
+    b.Add(("probs_raw = Softmax <axis = -1> (" + scores + ")").c_str());
+  }
+  std::string probs = "probs_raw";
+  if (masked) {
+    b.Add("probs_nan = IsNaN(probs_raw)")
+        .Add("probs = Where(probs_nan, zeros, probs_raw)");
+    probs = "probs";
+  }
+  if (wantsQK && mode == 3)
+    b.Add(identity("qk_matmul_output", probs).c_str());
+  b.Add(("Y4 = MatMul(" + probs + ", " + v + ")").c_str());
+  if (rank == 3)
+    b.Const("y_shape", std::vector<int64_t>{0, 0, -1})
+        .Add("Y_t = Transpose <perm = [0, 2, 1, 3]> (Y4)")
+        .Add("Y = Reshape(Y_t, y_shape)");
+  else
+    b.Add("Y = Identity(Y4)");
+  return success();
+}
+
+} // namespace
+
+bool mlir::onnxc::hasFunctionExpansion(StringRef opType, int version) {
+  return opType == "Attention" && version >= 23 && version <= 25;
+}
+
+LogicalResult mlir::onnxc::buildFunctionExpansion(
+    const onnx::NodeProto &node, int version,
+    const std::function<Type(StringRef name)> &typeOf,
+    onnx::FunctionProto &body, std::string &reason) {
+  try {
+    if (node.op_type() == "Attention" && hasFunctionExpansion("Attention",
+                                                              version))
+      return buildAttention(node, typeOf, body, reason);
+  } catch (const std::exception &e) {
+    reason = std::string("cannot build its function body: ") + e.what();
+    return failure();
+  }
+  reason = "has no function expansion";
+  return failure();
+}

@@ -1,0 +1,39 @@
+//===- FunctionExpansions.h - Operators imported as ONNX functions -*- C++ -*-===//
+//
+// Operators whose ONNX definition is a context-dependent function (its body
+// depends on the node's attributes and input types), which the dialect has
+// no op for: the importer builds the body here, in opset-17 operators, and
+// inlines it. libonnx 1.12 does not know these operators, so the bodies are
+// written from the ONNX 1.23.1 specification (the schema's `doc`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_LIB_IMPORTER_FUNCTIONEXPANSIONS_H
+#define ONNXC_LIB_IMPORTER_FUNCTIONEXPANSIONS_H
+
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <functional>
+#include <string>
+
+namespace mlir::onnxc {
+
+/// Whether the importer expands ai.onnx operator `opType` of version
+/// `version` into a function body built here.
+bool hasFunctionExpansion(StringRef opType, int version);
+
+/// Builds the body of `node` (ai.onnx, version `version`) in `body`: its
+/// inputs and outputs are the node's formal parameter names, its nodes use
+/// opset-17 operators. `typeOf` gives the MLIR type of a node input (null if
+/// unknown). On failure `reason` says what the node uses that the expansion
+/// does not cover.
+LogicalResult buildFunctionExpansion(
+    const onnx::NodeProto &node, int version,
+    const std::function<Type(StringRef name)> &typeOf,
+    onnx::FunctionProto &body, std::string &reason);
+
+} // namespace mlir::onnxc
+
+#endif // ONNXC_LIB_IMPORTER_FUNCTIONEXPANSIONS_H
