@@ -332,10 +332,105 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   return success();
 }
 
+/// RotaryEmbedding-23: rotates the first rotary_embedding_dim values of each
+/// head by the position's angles (halves, or interleaved pairs), taking
+/// cos/sin from the caches directly or at position_ids.
+LogicalResult buildRotaryEmbedding(
+    const onnx::NodeProto &node, const std::function<Type(StringRef)> &typeOf,
+    onnx::FunctionProto &body, std::string &reason) {
+  for (const char *in : {"X", "cos_cache", "sin_cache", "position_ids"})
+    body.add_input(in);
+  body.add_output("Y");
+  auto x = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(0)));
+  if (!x || (x.getRank() != 3 && x.getRank() != 4)) {
+    reason = "needs an input of rank 3 or 4";
+    return failure();
+  }
+  auto intAttr = [&](StringRef name, int64_t dflt) {
+    const auto *a = findAttr(node, name);
+    return a ? a->i() : dflt;
+  };
+  int64_t heads = x.getRank() == 4 ? x.getDimSize(1) : intAttr("num_heads", 0);
+  int64_t last = x.getDimSize(x.getRank() - 1);
+  if (ShapedType::isDynamic(last) || heads <= 0 ||
+      ShapedType::isDynamic(heads) || last % heads != 0) {
+    reason = x.getRank() == 3 ? "needs num_heads and a static hidden size"
+                              : "needs a static head size";
+    return failure();
+  }
+  int64_t headSize = x.getRank() == 4 ? last : last / heads;
+  int64_t rotary = intAttr("rotary_embedding_dim", 0);
+  if (rotary == 0)
+    rotary = headSize;
+  if (rotary < 0 || rotary > headSize || rotary % 2 != 0) {
+    reason = "has rotary_embedding_dim " + std::to_string(rotary) +
+             " for heads of size " + std::to_string(headSize);
+    return failure();
+  }
+  bool interleaved = intAttr("interleaved", 0) != 0;
+  int64_t half = rotary / 2;
+
+  onnx::FunctionBuilder b(body);
+  b.Const("ax2", std::vector<int64_t>{2})
+      .Const("ax3", std::vector<int64_t>{3})
+      .Const("ax_last", std::vector<int64_t>{-1})
+      .Const("at0", std::vector<int64_t>{0})
+      .Const("at1", std::vector<int64_t>{1})
+      .Const("at_half", std::vector<int64_t>{half})
+      .Const("at_rotary", std::vector<int64_t>{rotary})
+      .Const("at_head", std::vector<int64_t>{headSize})
+      .Const("step2", std::vector<int64_t>{2});
+  // (batch, sequence, heads, head size).
+  if (x.getRank() == 4)
+    b.Add("X_h = Transpose <perm = [0, 2, 1, 3]> (X)");
+  else
+    b.Const("heads_shape", std::vector<int64_t>{0, 0, heads, -1})
+        .Add("X_h = Reshape(X, heads_shape)");
+  b.Add("X_rot = Slice(X_h, at0, at_rotary, ax3)");
+  if (hasInput(node, 3))
+    b.Add("cos_g = Gather <axis = 0> (cos_cache, position_ids)")
+        .Add("sin_g = Gather <axis = 0> (sin_cache, position_ids)");
+  else
+    b.Add("cos_g = Identity(cos_cache)").Add("sin_g = Identity(sin_cache)");
+  b.Add("cos_b = Unsqueeze(cos_g, ax2)").Add("sin_b = Unsqueeze(sin_g, ax2)");
+  if (interleaved)
+    b.Add("x1 = Slice(X_rot, at0, at_rotary, ax3, step2)")
+        .Add("x2 = Slice(X_rot, at1, at_rotary, ax3, step2)");
+  else
+    b.Add("x1 = Slice(X_rot, at0, at_half, ax3)")
+        .Add("x2 = Slice(X_rot, at_half, at_rotary, ax3)");
+  b.Add("cx1 = Mul(cos_b, x1)")
+      .Add("sx2 = Mul(sin_b, x2)")
+      .Add("real = Sub(cx1, sx2)")
+      .Add("sx1 = Mul(sin_b, x1)")
+      .Add("cx2 = Mul(cos_b, x2)")
+      .Add("imag = Add(sx1, cx2)");
+  if (interleaved)
+    b.Const("rot_shape", std::vector<int64_t>{0, 0, 0, rotary})
+        .Add("real_u = Unsqueeze(real, ax_last)")
+        .Add("imag_u = Unsqueeze(imag, ax_last)")
+        .Add("pairs = Concat <axis = -1> (real_u, imag_u)")
+        .Add("rotated = Reshape(pairs, rot_shape)");
+  else
+    b.Add("rotated = Concat <axis = -1> (real, imag)");
+  if (rotary < headSize)
+    b.Add("X_keep = Slice(X_h, at_rotary, at_head, ax3)")
+        .Add("out = Concat <axis = -1> (rotated, X_keep)");
+  else
+    b.Add("out = Identity(rotated)");
+  if (x.getRank() == 4)
+    b.Add("Y = Transpose <perm = [0, 2, 1, 3]> (out)");
+  else
+    b.Const("y_shape", std::vector<int64_t>{0, 0, -1})
+        .Add("Y = Reshape(out, y_shape)");
+  return success();
+}
+
 } // namespace
 
 bool mlir::onnxc::hasFunctionExpansion(StringRef opType, int version) {
-  return opType == "Attention" && version >= 23 && version <= 25;
+  return (opType == "Attention" && version >= 23 && version <= 25) ||
+         (opType == "RotaryEmbedding" && version == 23);
 }
 
 LogicalResult mlir::onnxc::buildFunctionExpansion(
@@ -343,9 +438,14 @@ LogicalResult mlir::onnxc::buildFunctionExpansion(
     const std::function<Type(StringRef name)> &typeOf,
     onnx::FunctionProto &body, std::string &reason) {
   try {
-    if (node.op_type() == "Attention" && hasFunctionExpansion("Attention",
-                                                              version))
+    if (!hasFunctionExpansion(node.op_type(), version)) {
+      reason = "has no function expansion";
+      return failure();
+    }
+    if (node.op_type() == "Attention")
       return buildAttention(node, typeOf, body, reason);
+    if (node.op_type() == "RotaryEmbedding")
+      return buildRotaryEmbedding(node, typeOf, body, reason);
   } catch (const std::exception &e) {
     reason = std::string("cannot build its function body: ") + e.what();
     return failure();

@@ -20,17 +20,20 @@ namespace {
 using Pred = arith::CmpIPredicate;
 
 //===----------------------------------------------------------------------===//
-// CumSum
+// CumSum, CumProd
 //===----------------------------------------------------------------------===//
 
-class CumSumLowering : public TensorPattern<ONNXCumSumOp> {
+/// CumSum-14 and CumProd-26: the running sum or product along `axis`.
+template <typename OpTy, bool isProduct>
+class CumulativeLowering : public TensorPattern<OpTy> {
 public:
-  using TensorPattern::TensorPattern;
+  using TensorPattern<OpTy>::TensorPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
   LogicalResult
-  matchAndRewrite(ONNXCumSumOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = resultType(op);
+    auto type = this->resultType(op);
     Value x = adaptor.getX();
     auto xType = getMovableRankedType(x);
     if (!type || !xType || xType.getRank() < 1)
@@ -74,6 +77,9 @@ public:
             first = first ? arith::OrIOp::create(b, l, first, f) : f;
           }
           auto add = [&](Value u, Value v) -> Value {
+            if (isProduct)
+              return isF ? (Value)arith::MulFOp::create(b, l, u, v)
+                         : (Value)arith::MulIOp::create(b, l, u, v);
             if (isF)
               return arith::AddFOp::create(b, l, u, v);
             return arith::AddIOp::create(b, l, u, v);
@@ -83,9 +89,12 @@ public:
           Value v;
           if (exclusive) {
             Value xprev = tensor::ExtractOp::create(b, l, x, prev);
-            Value zero = arith::ConstantOp::create(
-                b, l, b.getZeroAttr(type.getElementType()));
-            v = arith::SelectOp::create(b, l, first, zero,
+            // The empty sum or product.
+            Value identity =
+                isProduct ? createScalarConstant(b, l, type.getElementType(), 1)
+                          : arith::ConstantOp::create(
+                                b, l, b.getZeroAttr(type.getElementType()));
+            v = arith::SelectOp::create(b, l, first, identity,
                                         add(prevOut, xprev));
           } else {
             v = arith::SelectOp::create(b, l, first, xp, add(prevOut, xp));
@@ -369,6 +378,7 @@ public:
 
 void mlir::onnxc::populateSelectionPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
-  patterns.add<CumSumLowering, TopKLowering, NonZeroLowering,
+  patterns.add<CumulativeLowering<ONNXCumSumOp, false>,
+               CumulativeLowering<ONNXCumProdOp, true>, TopKLowering, NonZeroLowering,
                CompressLowering>(converter, patterns.getContext());
 }

@@ -77,7 +77,7 @@ private:
 
 class OpInferenceContext : public onnx::InferenceContext {
 public:
-  OpInferenceContext(Operation *op, const ONNXOpInfo &info) : op(op) {
+  OpInferenceContext(Operation *op, const ONNXOpInfo &info) {
     // Inputs, in ONNX positions: absent optionals keep their slot.
     for (auto [param, group] :
          llvm::zip(info.inputs, getONNXInputGroups(op, info))) {
@@ -182,8 +182,6 @@ public:
   SmallVector<Value> outputs;
   std::vector<onnx::TypeProto> outputTypes;
 
-private:
-  Operation *op;
   SmallVector<Value> inputs;
   std::vector<onnx::TypeProto> inputTypes;
   std::vector<onnx::TensorProto> inputData;
@@ -213,6 +211,8 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
       return registry->GetSchema("Relu", 14, "");
     if (llvm::is_contained({"BitwiseAnd", "BitwiseOr", "BitwiseXor"}, name))
       return registry->GetSchema("Add", 14, "");
+    if (name == "CumProd")
+      return registry->GetSchema("CumSum", 14, "");
     return nullptr;
   }
   return registry->GetSchema(info.onnxName, info.sinceVersion, info.domain);

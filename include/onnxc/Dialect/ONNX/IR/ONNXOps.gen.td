@@ -656,6 +656,38 @@ def ONNXCoshOp : ONNX_Op<"Cosh", 9, [Pure]> {
     TensorOf<[F16, F32, F64]>:$output);
 }
 
+def ONNXCumProdOp : ONNX_Op<"CumProd", 26, [Pure]> {
+  let summary = "ONNX CumProd operation (ai.onnx version 26)";
+  let description = [{
+    Performs cumulative product of the input elements along the given axis.
+    By default, it will do the product inclusively meaning the first element is copied as is.
+    Through an `exclusive` attribute, this behavior can change to exclude the first element.
+    It can also perform product in the opposite direction of the axis. For that, set `reverse` attribute to 1.
+
+    Example:
+    ```
+    input_x = [1, 2, 3]
+    axis=0
+    output = [1, 2, 6]
+    exclusive=1
+    output = [1, 1, 2]
+    exclusive=0
+    reverse=1
+    output = [6, 6, 3]
+    exclusive=1
+    reverse=1
+    output = [6, 3, 1]
+    ```
+  }];
+  let arguments = (ins
+    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$x,
+    TensorOf<[I32, I64]>:$axis,
+    DefaultValuedAttr<I64Attr, "0">:$exclusive,
+    DefaultValuedAttr<I64Attr, "0">:$reverse);
+  let results = (outs
+    TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$y);
+}
+
 def ONNXCumSumOp : ONNX_Op<"CumSum", 14, [Pure]> {
   let summary = "ONNX CumSum operation (ai.onnx version 14)";
   let description = [{
