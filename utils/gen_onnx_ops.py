@@ -48,6 +48,8 @@ VERSIONS = {
     "ReduceL1": 18, "ReduceL2": 18, "ReduceLogSum": 18, "ReduceLogSumExp": 18,
     "ReduceMax": 20, "ReduceMean": 18, "ReduceMin": 20, "ReduceProd": 18,
     "ReduceSumSquare": 18,
+    # 18: num_outputs (equal parts, the last smaller).
+    "Split": 18,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "CumProd": 26,

@@ -82,44 +82,6 @@ int64_t rankOf(AdapterContext &ctx, StringRef name) {
   return t ? t.getRank() : -1;
 }
 
-// Split-18: `num_outputs` splits into that many parts, the last smaller.
-LogicalResult adaptSplit(onnx::NodeProto &node, AdapterContext &ctx,
-                         std::string &reason) {
-  const auto *n = findAttr(node, "num_outputs");
-  if (!n)
-    return success();
-  int64_t parts = n->i();
-  removeAttr(node, "num_outputs");
-  if (!input(node, 1).empty())
-    return success();
-  auto type = dyn_cast_or_null<RankedTensorType>(ctx.typeOf(input(node, 0)));
-  int64_t axis = intAttr(node, "axis", 0);
-  if (!type || parts <= 0) {
-    reason = "splits an input of unknown rank by num_outputs";
-    return failure();
-  }
-  if (axis < 0)
-    axis += type.getRank();
-  if (axis < 0 || axis >= type.getRank() || type.isDynamicDim(axis)) {
-    reason = "splits a dynamic dimension by num_outputs";
-    return failure();
-  }
-  int64_t size = type.getDimSize(axis);
-  if (size % parts == 0)
-    return success(); // Equal parts: opset 13's default.
-  int64_t chunk = (size + parts - 1) / parts;
-  SmallVector<int64_t> sizes(parts - 1, chunk);
-  sizes.push_back(size - chunk * (parts - 1));
-  if (sizes.back() < 0) {
-    reason = "num_outputs does not fit the dimension";
-    return failure();
-  }
-  while (node.input_size() < 2)
-    node.add_input("");
-  node.set_input(1, ctx.makeInt64Constant(sizes));
-  return success();
-}
-
 // Pad-18+: optional `axes` input; Pad-19: 'wrap' mode.
 LogicalResult adaptPad(onnx::NodeProto &node, AdapterContext &ctx,
                        std::string &reason) {
@@ -301,7 +263,7 @@ bool isAxesAttrReduce(StringRef opType) {
 } // namespace
 
 bool mlir::onnxc::hasNodeUpgrade(StringRef opType) {
-  return isAxesAttrReduce(opType);
+  return isAxesAttrReduce(opType) || opType == "Split";
 }
 
 LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
@@ -314,6 +276,10 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
     return upgradeReduce(node, ctx);
   if (isAxesAttrReduce(op))
     return success(); // Only type constraints grew (ReduceMax/Min-20).
+  // Split-18 only added num_outputs: without it, or the `split` input, the
+  // parts are equal as before.
+  if (op == "Split")
+    return success();
   reason = "no upgrade from version " + std::to_string(version) + " to " +
            std::to_string(dialectVersion);
   return failure();
@@ -321,7 +287,7 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
 
 bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
   return llvm::StringSwitch<bool>(opType)
-      .Cases({"Split", "Pad", "Resize", "Cast", "CastLike", "ScatterElements",
+      .Cases({"Pad", "Resize", "Cast", "CastLike", "ScatterElements",
               "ScatterND", "AveragePool", "LpPool", "GridSample", "DFT",
               "QuantizeLinear", "DequantizeLinear"},
              true)
@@ -332,8 +298,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
                                      AdapterContext &ctx,
                                      std::string &reason) {
   StringRef op = node.op_type();
-  if (op == "Split")
-    return adaptSplit(node, ctx, reason);
   if (op == "Pad")
     return adaptPad(node, ctx, reason);
   if (op == "Resize")

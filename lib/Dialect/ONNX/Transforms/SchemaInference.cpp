@@ -17,6 +17,7 @@
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
 
+#include <algorithm>
 #include <deque>
 #include <map>
 
@@ -213,6 +214,10 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
       return registry->GetSchema("Add", 14, "");
     if (name == "CumProd")
       return registry->GetSchema("CumSum", 14, "");
+    // Split-18: Split-13's rule where the parts are equal; num_outputs'
+    // uneven parts are fixed up in inferTypesFromSchema.
+    if (name == "Split")
+      return registry->GetSchema("Split", 13, "");
     return nullptr;
   }
   return registry->GetSchema(info.onnxName, info.sinceVersion, info.domain);
@@ -234,11 +239,14 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
     return failure();
   }
   OpInferenceContext ctx(op, *info);
+  bool failedInference = false;
   try {
     schema->GetTypeAndShapeInferenceFunction()(ctx);
   } catch (const std::exception &e) {
+    // The fixups below may still type the results (Split-18's uneven parts,
+    // which Split-13's rule refuses).
     error = e.what();
-    return failure();
+    failedInference = true;
   }
   SmallVector<Type> types(op->getNumResults());
   DenseMap<Value, unsigned> resultIndex;
@@ -288,6 +296,25 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
       if (rank >= 0)
         types[0] = RankedTensorType::get(shape, data.getElementType());
     }
+  // Split without sizes: ceil(dim / parts) each, the last part smaller.
+  if (auto split = dyn_cast<ONNXSplitOp>(op);
+      split && (!split.getSplit() || isa<NoneType>(split.getSplit().getType())))
+    if (auto in = dyn_cast<RankedTensorType>(split.getInput().getType())) {
+      int64_t rank = in.getRank(), parts = op->getNumResults();
+      int64_t axis = split.getAxis() < 0 ? split.getAxis() + rank
+                                         : split.getAxis();
+      if (axis >= 0 && axis < rank && parts > 0)
+        for (int64_t i = 0; i < parts; ++i) {
+          if (isa_and_nonnull<RankedTensorType>(types[i]))
+            continue;
+          SmallVector<int64_t> shape(in.getShape());
+          if (!in.isDynamicDim(axis)) {
+            int64_t chunk = (shape[axis] + parts - 1) / parts;
+            shape[axis] = std::clamp<int64_t>(shape[axis] - chunk * i, 0, chunk);
+          }
+          types[i] = RankedTensorType::get(shape, in.getElementType());
+        }
+    }
   if (auto rms = dyn_cast<ONNXRMSNormalizationOp>(op))
     if (auto y = dyn_cast_or_null<RankedTensorType>(types[0]))
       if (auto scale = dyn_cast<ShapedType>(rms.getScale().getType()))
@@ -317,6 +344,8 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
         types[i] = t;
     }
   }
+  if (failedInference && llvm::any_of(types, [](Type t) { return !t; }))
+    return failure();
   return types;
 }
 

@@ -4198,17 +4198,20 @@ def ONNXSpaceToDepthOp : ONNX_Op<"SpaceToDepth", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXSplitOp : ONNX_Op<"Split", 13, [Pure]> {
-  let summary = "ONNX Split operation (ai.onnx version 13)";
+def ONNXSplitOp : ONNX_Op<"Split", 18, [Pure]> {
+  let summary = "ONNX Split operation (ai.onnx version 18)";
   let description = [{
-    Split a tensor into a list of tensors, along the specified
-    'axis'. Lengths of the parts can be specified using input 'split'.
-    Otherwise, the tensor is split to equal sized parts.
+    Split a tensor into a list of tensors, along the specified 'axis'.
+    Either input 'split' or the attribute 'num_outputs' should be specified, but not both.
+    If the attribute 'num_outputs' is specified, then the tensor is split into equal sized parts.
+    If the tensor is not evenly splittable into `num_outputs`, the last chunk will be smaller.
+    If the input 'split' is specified, it indicates the sizes of each output in the split.
   }];
   let arguments = (ins
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
     Optional<TensorOf<[I64]>>:$split,
-    DefaultValuedAttr<I64Attr, "0">:$axis);
+    DefaultValuedAttr<I64Attr, "0">:$axis,
+    OptionalAttr<I64Attr>:$num_outputs);
   let results = (outs
     Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$outputs);
 }
