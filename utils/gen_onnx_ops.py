@@ -50,6 +50,8 @@ VERSIONS = {
     "ReduceSumSquare": 18,
     # 18: num_outputs (equal parts, the last smaller).
     "Split": 18,
+    # 27: stash_type (f16/bf16 computed in f32 by default) and bfloat16.
+    "Range": 27,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "CumProd": 26,

@@ -426,11 +426,101 @@ LogicalResult buildRotaryEmbedding(
   return success();
 }
 
+/// SwiGLU-28: Y = A * sigmoid(alpha * A) * B.
+LogicalResult buildSwiGLU(const onnx::NodeProto &node,
+                          onnx::FunctionProto &body) {
+  body.add_input("A");
+  body.add_input("B");
+  body.add_output("Y");
+  const auto *alpha = findAttr(node, "alpha");
+  onnx::FunctionBuilder b(body);
+  b.Const("alpha_f", alpha ? alpha->f() : 1.0f)
+      .Add("alpha = CastLike(alpha_f, A)")
+      .Add("scaled = Mul(alpha, A)")
+      .Add("gate = Sigmoid(scaled)")
+      .Add("swish = Mul(A, gate)")
+      .Add("Y = Mul(swish, B)");
+  return success();
+}
+
+/// GroupNormalization-18/21: mean and variance per sample and group of
+/// channels, then scale and bias per group (18) or per channel (21); stage
+/// one in float32 when stash_type is 1 (21).
+LogicalResult buildGroupNormalization(
+    const onnx::NodeProto &node, int version,
+    const std::function<Type(StringRef)> &typeOf, onnx::FunctionProto &body,
+    std::string &reason) {
+  for (const char *in : {"X", "scale", "bias"})
+    body.add_input(in);
+  body.add_output("Y");
+  auto x = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(0)));
+  const auto *groupsAttr = findAttr(node, "num_groups");
+  int64_t groups = groupsAttr ? groupsAttr->i() : 0;
+  if (!x || x.getRank() < 2 || groups <= 0) {
+    reason = "needs an input of known rank >= 2 and num_groups";
+    return failure();
+  }
+  int64_t channels = x.getDimSize(1);
+  if (version < 21 && (ShapedType::isDynamic(channels) ||
+                       channels % groups != 0)) {
+    reason = "has per-group scale and bias but no static channel count "
+             "divisible by num_groups";
+    return failure();
+  }
+  const auto *eps = findAttr(node, "epsilon");
+  const auto *stash = findAttr(node, "stash_type");
+  bool toFloat = version >= 21 && (!stash || stash->i() == 1);
+  onnx::FunctionBuilder b(body);
+  b.Const("eps_f", eps ? eps->f() : 1e-5f)
+      .Const("group_shape", std::vector<int64_t>{0, groups, -1});
+  if (toFloat)
+    b.Add("X_s = Cast <to = 1> (X)");
+  else
+    b.Add("X_s = Identity(X)");
+  b.Add("eps = CastLike(eps_f, X_s)")
+      .Add("x_shape = Shape(X)")
+      .Add("X_g = Reshape(X_s, group_shape)")
+      .Add("mean = ReduceMean <axes = [2]> (X_g)")
+      .Add("centered = Sub(X_g, mean)")
+      .Add("squares = Mul(centered, centered)")
+      .Add("var = ReduceMean <axes = [2]> (squares)")
+      .Add("var_eps = Add(var, eps)")
+      .Add("std = Sqrt(var_eps)")
+      .Add("normal_g = Div(centered, std)")
+      .Add("normal_s = Reshape(normal_g, x_shape)")
+      .Add("normal = CastLike(normal_s, X)");
+  // Per-channel scale and bias as (C, 1, ..., 1) against (N, C, D1, ...).
+  std::vector<int64_t> channelShape(x.getRank() - 1, 1);
+  channelShape[0] = -1;
+  b.Const("channel_shape", channelShape);
+  if (version < 21) {
+    // Each group's scale and bias repeated over its channels.
+    b.Const("per_group", std::vector<int64_t>{groups, 1})
+        .Const("repeat", std::vector<int64_t>{groups, channels / groups})
+        .Const("flat", std::vector<int64_t>{-1})
+        .Add("scale_g = Reshape(scale, per_group)")
+        .Add("scale_r = Expand(scale_g, repeat)")
+        .Add("scale_c = Reshape(scale_r, flat)")
+        .Add("bias_g = Reshape(bias, per_group)")
+        .Add("bias_r = Expand(bias_g, repeat)")
+        .Add("bias_c = Reshape(bias_r, flat)");
+  } else {
+    b.Add("scale_c = Identity(scale)").Add("bias_c = Identity(bias)");
+  }
+  b.Add("scale_b = Reshape(scale_c, channel_shape)")
+      .Add("bias_b = Reshape(bias_c, channel_shape)")
+      .Add("scaled = Mul(normal, scale_b)")
+      .Add("Y = Add(scaled, bias_b)");
+  return success();
+}
+
 } // namespace
 
 bool mlir::onnxc::hasFunctionExpansion(StringRef opType, int version) {
   return (opType == "Attention" && version >= 23 && version <= 25) ||
-         (opType == "RotaryEmbedding" && version == 23);
+         (opType == "RotaryEmbedding" && version == 23) ||
+         (opType == "SwiGLU" && version == 28) ||
+         (opType == "GroupNormalization" && (version == 18 || version == 21));
 }
 
 LogicalResult mlir::onnxc::buildFunctionExpansion(
@@ -446,6 +536,10 @@ LogicalResult mlir::onnxc::buildFunctionExpansion(
       return buildAttention(node, typeOf, body, reason);
     if (node.op_type() == "RotaryEmbedding")
       return buildRotaryEmbedding(node, typeOf, body, reason);
+    if (node.op_type() == "SwiGLU")
+      return buildSwiGLU(node, body);
+    if (node.op_type() == "GroupNormalization")
+      return buildGroupNormalization(node, version, typeOf, body, reason);
   } catch (const std::exception &e) {
     reason = std::string("cannot build its function body: ") + e.what();
     return failure();

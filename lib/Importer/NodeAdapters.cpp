@@ -263,7 +263,7 @@ bool isAxesAttrReduce(StringRef opType) {
 } // namespace
 
 bool mlir::onnxc::hasNodeUpgrade(StringRef opType) {
-  return isAxesAttrReduce(opType) || opType == "Split";
+  return isAxesAttrReduce(opType) || opType == "Split" || opType == "Range";
 }
 
 LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
@@ -278,7 +278,9 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
     return success(); // Only type constraints grew (ReduceMax/Min-20).
   // Split-18 only added num_outputs: without it, or the `split` input, the
   // parts are equal as before.
-  if (op == "Split")
+  // Range-27 only added stash_type, whose default (f32 for f16/bf16) is a
+  // more precise computation of the same values.
+  if (op == "Split" || op == "Range")
     return success();
   reason = "no upgrade from version " + std::to_string(version) + " to " +
            std::to_string(dialectVersion);

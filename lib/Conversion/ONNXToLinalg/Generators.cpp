@@ -66,14 +66,22 @@ public:
       sizes[0] = getAsOpFoldResult(
           m.max(scalarToIndex(rewriter, loc, n, nullptr), m.c(0)));
     }
+    // Range-27's stash_type 1 (the default): f16/bf16 ranges computed in
+    // f32 and rounded once.
+    Type compT = elem;
+    if ((elem.isF16() || elem.isBF16()) && op.getStashType() == 1)
+      compT = rewriter.getF32Type();
     Value r = buildIndexedGeneric(
         rewriter, loc, type, sizes, {}, {},
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
           Value i = arith::IndexCastOp::create(b, l, b.getI64Type(), ivs[0]);
           if (isFloat) {
-            Value fi = castScalar(b, l, i, b.getI64Type(), elem);
-            return arith::AddFOp::create(
-                b, l, start, arith::MulFOp::create(b, l, fi, delta));
+            Value fi = castScalar(b, l, i, b.getI64Type(), compT);
+            Value v = arith::AddFOp::create(
+                b, l, castScalar(b, l, start, elem, compT),
+                arith::MulFOp::create(b, l, fi,
+                                      castScalar(b, l, delta, elem, compT)));
+            return castScalar(b, l, v, compT, elem);
           }
           Value ii = castScalar(b, l, i, b.getI64Type(), elem);
           return arith::AddIOp::create(b, l, start,

@@ -385,3 +385,21 @@ func.func @space_to_depth(%x: tensor<1x2x4x6xf32>) -> tensor<1x8x2x3xf32> {
 // CHECK: %[[C:.+]] = arith.remsi %[[OC]], %{{.+}} : index
 // CHECK: tensor.extract %[[X]][%[[N]], %[[C]], %{{.+}}, %{{.+}}] : tensor<1x2x4x6xf32>
 // CHECK: return %[[Y]]
+
+// -----
+
+// Range-27 on f16 with the default stash_type 1: start + i * delta in f32,
+// rounded to f16 once.
+
+func.func @range_f16(%s: tensor<f16>, %l: tensor<f16>, %d: tensor<f16>) -> tensor<5xf16> {
+  %0 = "onnx.Range"(%s, %l, %d) : (tensor<f16>, tensor<f16>, tensor<f16>) -> tensor<5xf16>
+  return %0 : tensor<5xf16>
+}
+// CHECK-LABEL: func.func @range_f16
+// CHECK: linalg.generic
+// CHECK:   %[[I:.+]] = arith.sitofp %{{.+}} : i64 to f32
+// CHECK:   %[[START:.+]] = arith.extf %{{.+}} : f16 to f32
+// CHECK:   %[[DELTA:.+]] = arith.extf %{{.+}} : f16 to f32
+// CHECK:   %[[STEP:.+]] = arith.mulf %[[I]], %[[DELTA]] : f32
+// CHECK:   %[[V:.+]] = arith.addf %[[START]], %[[STEP]] : f32
+// CHECK:   arith.truncf %[[V]] : f32 to f16

@@ -218,6 +218,8 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
     // uneven parts are fixed up in inferTypesFromSchema.
     if (name == "Split")
       return registry->GetSchema("Split", 13, "");
+    if (name == "Range")
+      return registry->GetSchema("Range", 11, "");
     return nullptr;
   }
   return registry->GetSchema(info.onnxName, info.sinceVersion, info.domain);

@@ -2958,8 +2958,8 @@ def ONNXRandomUniformLikeOp : ONNX_Op<"RandomUniformLike", 1, []> {
     TensorOf<[F16, F32, F64]>:$output);
 }
 
-def ONNXRangeOp : ONNX_Op<"Range", 11, [Pure]> {
-  let summary = "ONNX Range operation (ai.onnx version 11)";
+def ONNXRangeOp : ONNX_Op<"Range", 27, [Pure]> {
+  let summary = "ONNX Range operation (ai.onnx version 27)";
   let description = [{
     Generate a tensor containing a sequence of numbers that begin at `start` and extends by increments of `delta`
     up to `limit` (exclusive).
@@ -2984,13 +2984,20 @@ def ONNXRangeOp : ONNX_Op<"Range", 11, [Pure]> {
     Inputs: start = 10, limit = 4, delta = -2
     Output: [10, 8, 6]
     ```
+
+    For `float16` and `bfloat16` inputs, the `stash_type` attribute controls the precision used for
+    intermediate accumulation. Setting `stash_type` to `1` (float) causes `start`, `limit`, and
+    `delta` to be cast to 32-bit float before the loop, with the output cast back to the original
+    type. This avoids precision loss for large ranges where successive additions in float16 or
+    bfloat16 would otherwise be inexact (e.g. `x + 1 == x` for large `x`).
   }];
   let arguments = (ins
-    TensorOf<[F32, F64, I16, I32, I64]>:$start,
-    TensorOf<[F32, F64, I16, I32, I64]>:$limit,
-    TensorOf<[F32, F64, I16, I32, I64]>:$delta);
+    TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>:$start,
+    TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>:$limit,
+    TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>:$delta,
+    DefaultValuedAttr<I64Attr, "1">:$stash_type);
   let results = (outs
-    TensorOf<[F32, F64, I16, I32, I64]>:$output);
+    TensorOf<[F32, F64, I16, I32, I64, F16, BF16]>:$output);
 }
 
 def ONNXReciprocalOp : ONNX_Op<"Reciprocal", 13, [Pure]> {
