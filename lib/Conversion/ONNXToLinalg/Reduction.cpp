@@ -336,12 +336,10 @@ SmallVector<SmallVector<int64_t>> axesFromShapes(RankedTensorType in,
   return found;
 }
 
-/// True when the run-time `axes` (a 1-D i64 tensor) name exactly the
-/// non-unit dims of `set`.
-Value axesMatch(OpBuilder &b, Location loc, Value axes, int64_t numAxes,
-                RankedTensorType in, ArrayRef<int64_t> set) {
-  int64_t rank = in.getRank();
-  Type i64 = b.getI64Type();
+/// The `numAxes` run-time axes (a 1-D i64 tensor), negative ones counted
+/// from the back of a rank-`rank` tensor.
+SmallVector<Value> runtimeAxes(OpBuilder &b, Location loc, Value axes,
+                               int64_t numAxes, int64_t rank) {
   SmallVector<Value> values;
   Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
   Value rankV = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(rank));
@@ -354,21 +352,147 @@ Value axesMatch(OpBuilder &b, Location loc, Value axes, int64_t numAxes,
                                 arith::AddIOp::create(b, loc, a, rankV), a);
     values.push_back(a);
   }
+  return values;
+}
+
+/// Whether dim `d` is one of the (normalized) run-time `axes`.
+Value isNamed(OpBuilder &b, Location loc, ArrayRef<Value> axes, int64_t d) {
+  Value dV = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(d));
+  Value named;
+  for (Value a : axes) {
+    Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a, dV);
+    named = named ? arith::OrIOp::create(b, loc, named, eq) : eq;
+  }
+  return named;
+}
+
+/// True when the run-time `axes` (a 1-D i64 tensor) name exactly the
+/// non-unit dims of `set`.
+Value axesMatch(OpBuilder &b, Location loc, Value axes, int64_t numAxes,
+                RankedTensorType in, ArrayRef<int64_t> set) {
+  int64_t rank = in.getRank();
+  SmallVector<Value> values = runtimeAxes(b, loc, axes, numAxes, rank);
   Value all, trueV = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
   for (int64_t d = 0; d < rank; ++d) {
     if (in.getDimSize(d) == 1)
       continue;
-    Value named;
-    Value dV = arith::ConstantOp::create(b, loc, b.getIntegerAttr(i64, d));
-    for (Value a : values) {
-      Value eq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a, dV);
-      named = named ? arith::OrIOp::create(b, loc, named, eq) : eq;
-    }
+    Value named = isNamed(b, loc, values, d);
     if (!llvm::is_contained(set, d))
       named = arith::XOrIOp::create(b, loc, named, trueV);
     all = all ? arith::AndIOp::create(b, loc, all, named) : named;
   }
   return all ? all : trueV;
+}
+
+/// A reduction over `numAxes` run-time axes that the shapes do not pin:
+/// each dim is reduced (keeping it) under an scf.if on whether the axes
+/// name it, on a tensor of dynamic dims, in the accumulator type; the
+/// elementwise steps come before (abs, square) and after (mean, sqrt, log).
+/// keepdims = 0 then reshapes to the kept dims, found at run time.
+/// LogSumExp (its max shift) is not covered.
+FailureOr<Value> lowerRuntimeAxesReduce(OpBuilder &b, Location loc, Kind kind,
+                                        Value input, Type dataONNX, Value axes,
+                                        int64_t numAxes, bool keepdims,
+                                        RankedTensorType resultType) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inType.getRank();
+  if (kind == Kind::LogSumExp || numAxes > rank ||
+      resultType.getRank() != (keepdims ? rank : rank - numAxes))
+    return failure();
+  Type accT = accumulatorType(dataONNX);
+  Type accONNX = isa<FloatType>(accT) ? accT : dataONNX;
+  SmallVector<Value> named = runtimeAxes(b, loc, axes, numAxes, rank);
+  SmallVector<Value> mask;
+  for (int64_t d = 0; d < rank; ++d)
+    mask.push_back(isNamed(b, loc, named, d));
+
+  // The per-element step (L1's abs, L2's and SumSquare's square), then
+  // reductions that combine partial results: sums, or Max/Min/Prod.
+  Kind step = kind == Kind::Max || kind == Kind::Min || kind == Kind::Prod
+                  ? kind
+                  : Kind::Sum;
+  Value x = buildElementwise(
+      b, loc, input, inType.clone(accT),
+      [&](OpBuilder &nb, Location nl, ValueRange a) -> Value {
+        if (kind == Kind::L1 || kind == Kind::L2 || kind == Kind::SumSquare)
+          return combine(nb, nl, kind, dataONNX, accT, a[0],
+                         createScalarConstant(nb, nl, accT, 0));
+        return castScalar(nb, nl, a[0], dataONNX, accT);
+      });
+  auto dynType = RankedTensorType::get(
+      SmallVector<int64_t>(rank, ShapedType::kDynamic), accT);
+  x = tensor::CastOp::create(b, loc, dynType, x);
+  for (int64_t d = 0; d < rank; ++d) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{dynType}, mask[d],
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value r = buildReduction(
+        b, loc, x, {d}, identity(b, loc, step, accT, accONNX),
+        [&](OpBuilder &nb, Location nl, Value e, Value acc) {
+          return combine(nb, nl, step, accONNX, accT, e, acc);
+        });
+    r = expandReducedDims(b, loc, r, {d}, rank);
+    scf::YieldOp::create(b, loc,
+                         ValueRange{tensor::CastOp::create(b, loc, dynType, r)});
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, ValueRange{x});
+    b.setInsertionPointAfter(ifOp);
+    x = ifOp.getResult(0);
+  }
+
+  // The element count of a mean: the product of the named dims.
+  IndexMath m(b, loc);
+  Value count;
+  if (kind == Kind::Mean) {
+    Value n = m.c(1);
+    for (int64_t d = 0; d < rank; ++d)
+      n = m.mul(n, m.select(mask[d], getDimValue(b, loc, input, d), m.c(1)));
+    count = castScalar(b, loc,
+                       arith::IndexCastOp::create(b, loc, b.getI64Type(), n),
+                       b.getI64Type(), accT);
+  }
+  bool needsEpilogue = kind == Kind::Mean || kind == Kind::L2 ||
+                       kind == Kind::LogSum || accT != toSignless(dataONNX);
+  if (needsEpilogue)
+    x = buildEpilogue(b, loc, kind, x, Value(), count, dataONNX, accT,
+                      dataONNX);
+  if (!keepdims) {
+    // Output dim i is the i-th dim the axes do not name.
+    int64_t outRank = rank - numAxes;
+    SmallVector<Value> kept, position;
+    Value seen = m.c(0);
+    for (int64_t d = 0; d < rank; ++d) {
+      position.push_back(seen);
+      seen = m.add(seen, m.select(mask[d], m.c(0), m.c(1)));
+    }
+    for (int64_t i = 0; i < outRank; ++i) {
+      Value size = m.c(0);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value here = arith::AndIOp::create(
+            b, loc,
+            arith::XOrIOp::create(
+                b, loc, mask[d],
+                arith::ConstantOp::create(b, loc, b.getBoolAttr(true))),
+            m.cmp(arith::CmpIPredicate::eq, position[d], m.c(i)));
+        size = m.add(size, m.select(here, getDimValue(b, loc, input, d),
+                                    m.c(0)));
+      }
+      kept.push_back(size);
+    }
+    Value shape = tensor::FromElementsOp::create(
+        b, loc, RankedTensorType::get({outRank}, b.getIndexType()), kept);
+    x = tensor::ReshapeOp::create(
+        b, loc,
+        RankedTensorType::get(SmallVector<int64_t>(outRank,
+                                                   ShapedType::kDynamic),
+                              cast<RankedTensorType>(x.getType())
+                                  .getElementType()),
+        x, shape);
+  }
+  if (x.getType() != resultType)
+    x = tensor::CastOp::create(b, loc, resultType, x);
+  return x;
 }
 
 /// Whether reducing over no axes still changes the data: the composite
@@ -444,9 +568,17 @@ public:
     auto candidates = axesFromShapes(
         inType, cast<RankedTensorType>(op.getReduced().getType()), numAxes,
         keepdims);
-    if (candidates.empty())
-      return rewriter.notifyMatchFailure(
-          op, "axes are not constant and the shapes do not determine them");
+    if (candidates.empty()) {
+      FailureOr<Value> general =
+          lowerRuntimeAxesReduce(rewriter, loc, kind, data, elem,
+                                 adaptor.getAxes(), numAxes, keepdims,
+                                 resultType);
+      if (failed(general))
+        return rewriter.notifyMatchFailure(
+            op, "LogSumExp over run-time axes the shapes do not determine");
+      rewriter.replaceOp(op, *general);
+      return success();
+    }
     auto lower = [&](ArrayRef<int64_t> axes) {
       return lowerReduce(rewriter, loc, kind, data, elem, axes, keepdims,
                          resultType);

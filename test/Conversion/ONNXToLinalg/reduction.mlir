@@ -179,3 +179,34 @@ func.func @argmin_i32(%x: tensor<3x4xi32>) -> tensor<4xi64> {
 // CHECK:   arith.cmpi slt, %{{.+}}, %{{.+}} : i32
 // CHECK:   linalg.index 0 : index
 // CHECK: return %[[R]]#1 : tensor<4xi64>
+
+// -----
+
+// Run-time axes the shapes do not pin (10 ways to pick 2 of 5 dynamic dims):
+// the squares first, then each dim reduced (kept) under an scf.if on whether
+// the axes name it, sqrt after, and keepdims=0 reshapes to the dims the axes
+// do not name, computed at run time.
+
+func.func @reduce_l2_runtime_axes(%x: tensor<?x?x?x?x?xf32>, %axes: tensor<2xi64>) -> tensor<?x?x?xf32> {
+  %0 = "onnx.ReduceL2"(%x, %axes) <{keepdims = 0 : i64}> : (tensor<?x?x?x?x?xf32>, tensor<2xi64>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+// CHECK-LABEL: func.func @reduce_l2_runtime_axes
+// CHECK: %[[SQ:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+// CHECK:   arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK: %[[SQD:.+]] = tensor.cast %[[SQ]] : tensor<?x?x?x?x?xf32> to tensor<?x?x?x?x?xf32>
+// CHECK: %[[R0:.+]] = scf.if %{{.+}} -> (tensor<?x?x?x?x?xf32>) {
+// CHECK:   linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]} ins(%[[SQD]]
+// CHECK: } else {
+// CHECK:   scf.yield %[[SQD]]
+// CHECK: %[[R1:.+]] = scf.if %{{.+}} -> (tensor<?x?x?x?x?xf32>) {
+// CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel"]} ins(%[[R0]]
+// CHECK: scf.if %{{.+}} -> (tensor<?x?x?x?x?xf32>) {
+// CHECK: scf.if %{{.+}} -> (tensor<?x?x?x?x?xf32>) {
+// CHECK: %[[R4:.+]] = scf.if %{{.+}} -> (tensor<?x?x?x?x?xf32>) {
+// CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: %[[ROOT:.+]] = linalg.generic {{.*}} ins(%[[R4]]
+// CHECK:   math.sqrt
+// CHECK: %[[SHAPE:.+]] = tensor.from_elements %{{.+}}, %{{.+}}, %{{.+}} : tensor<3xindex>
+// CHECK: %[[Y:.+]] = tensor.reshape %[[ROOT]](%[[SHAPE]]) : (tensor<?x?x?x?x?xf32>, tensor<3xindex>) -> tensor<?x?x?xf32>
+// CHECK: return %[[Y]]
