@@ -8,17 +8,13 @@
 #include <onnx/defs/function.h>
 
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 using namespace mlir;
 using namespace mlir::onnxc;
 
 namespace {
-
-const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
-                                     StringRef name) {
-  return findNodeAttr(node, name);
-}
 
 bool hasInput(const onnx::NodeProto &node, int i) {
   return i < node.input_size() && !node.input(i).empty();
@@ -56,7 +52,7 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   }
   // Attention-25's local windows.
   for (const char *window : {"left_window_size", "right_window_size"})
-    if (const auto *a = findAttr(node, window); a && a->i() != -1) {
+    if (const auto *a = findNodeAttr(node, window); a && a->i() != -1) {
       reason = std::string("uses attribute '") + window + "' = " +
                std::to_string(a->i());
       return failure();
@@ -77,7 +73,7 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
     return failure();
   }
   auto intAttr = [&](StringRef name, int64_t dflt) {
-    const auto *a = findAttr(node, name);
+    const auto *a = findNodeAttr(node, name);
     return a ? a->i() : dflt;
   };
   int64_t qHeads, kvHeads;
@@ -214,7 +210,7 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
     }
   }
   // Q K^T scaled, Q and K each by sqrt(scale) (default 1 / sqrt(head size)).
-  if (const auto *s = findAttr(node, "scale")) {
+  if (const auto *s = findNodeAttr(node, "scale")) {
     b.Const("scale_f", s->f()).Add("scale = CastLike(scale_f, Q)");
   } else {
     b.Add(("head_size = Shape <start = -1> (" + q + ")").c_str())
@@ -230,7 +226,7 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   std::string scores = "qk";
   if (wantsQK && mode == 0)
     b.Add(identity("qk_matmul_output", scores).c_str());
-  if (const auto *cap = findAttr(node, "softcap"); cap && cap->f() > 0) {
+  if (const auto *cap = findNodeAttr(node, "softcap"); cap && cap->f() > 0) {
     b.Const("softcap_f", cap->f())
         .Add("softcap = CastLike(softcap_f, Q)")
         .Add("qk_d = Div(qk, softcap)")
@@ -249,6 +245,22 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
     b.Add(("qk_m = Add(" + scores + ", mask_bias)").c_str());
     scores = "qk_m";
   }
+  // `name` = 0, 1, ..., n - 1: a constant where n is static, else a Range
+  // to the run-time scalar `length`.
+  auto positions = [&](const char *name, const std::optional<int64_t> &n,
+                       const std::string &length) {
+    if (n) {
+      std::vector<int64_t> values(*n);
+      std::iota(values.begin(), values.end(), int64_t(0));
+      b.Const(name, values);
+    } else {
+      b.Add((std::string(name) + " = Range(zero_i, " + length + ", one_i)")
+                .c_str());
+    }
+  };
+  auto seqLen = [](const auto &shape) {
+    return shape ? std::optional<int64_t>((*shape)[2]) : std::nullopt;
+  };
   if (causal || nonpad) {
     b.Const("zero_i", int64_t(0)).Const("one_i", int64_t(1));
     if (qShape)
@@ -256,16 +268,10 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
     else
       b.Add(("q_len1 = Shape <start = 2, end = 3> (" + q + ")").c_str())
           .Add("q_len = Squeeze(q_len1, ax0)");
-    if (kShape) {
-      std::vector<int64_t> cols((*kShape)[2]);
-      for (size_t j = 0; j < cols.size(); ++j)
-        cols[j] = int64_t(j);
-      b.Const("cols", cols);
-    } else {
+    if (!kShape)
       b.Add(("kv_len1 = Shape <start = 2, end = 3> (" + k + ")").c_str())
-          .Add("kv_len = Squeeze(kv_len1, ax0)")
-          .Add("cols = Range(zero_i, kv_len, one_i)");
-    }
+          .Add("kv_len = Squeeze(kv_len1, ax0)");
+    positions("cols", seqLen(kShape), "kv_len");
   }
   // nonpad_kv_seqlen (batch): keys from each sample's count on are padding.
   if (nonpad) {
@@ -289,14 +295,7 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
       b.Add("offset_b = Sub(nonpad_b, q_len)");
       offset = "offset_b";
     }
-    if (qShape) {
-      std::vector<int64_t> rows((*qShape)[2]);
-      for (size_t i = 0; i < rows.size(); ++i)
-        rows[i] = int64_t(i);
-      b.Const("rows", rows);
-    } else {
-      b.Add("rows = Range(zero_i, q_len, one_i)");
-    }
+    positions("rows", seqLen(qShape), "q_len");
     b.Add("rows_c = Unsqueeze(rows, ax1)")
         .Add(("rows_o = Add(rows_c, " + offset + ")").c_str())
         .Add("disallowed = Greater(cols, rows_o)")
@@ -306,7 +305,7 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   }
   if (wantsQK && mode == 2)
     b.Add(identity("qk_matmul_output", scores).c_str());
-  if (const auto *p = findAttr(node, "softmax_precision")) {
+  if (const auto *p = findNodeAttr(node, "softmax_precision")) {
     b.Add(("qk_p = Cast(" + scores + ")").c_str(),
           onnx::MakeAttribute("to", p->i()))
         .Add("probs_p = Softmax <axis = -1> (qk_p)")
@@ -347,7 +346,7 @@ LogicalResult buildRotaryEmbedding(
     return failure();
   }
   auto intAttr = [&](StringRef name, int64_t dflt) {
-    const auto *a = findAttr(node, name);
+    const auto *a = findNodeAttr(node, name);
     return a ? a->i() : dflt;
   };
   int64_t heads = x.getRank() == 4 ? x.getDimSize(1) : intAttr("num_heads", 0);
@@ -432,7 +431,7 @@ LogicalResult buildSwiGLU(const onnx::NodeProto &node,
   body.add_input("A");
   body.add_input("B");
   body.add_output("Y");
-  const auto *alpha = findAttr(node, "alpha");
+  const auto *alpha = findNodeAttr(node, "alpha");
   onnx::FunctionBuilder b(body);
   b.Const("alpha_f", alpha ? alpha->f() : 1.0f)
       .Add("alpha = CastLike(alpha_f, A)")
@@ -454,7 +453,7 @@ LogicalResult buildGroupNormalization(
     body.add_input(in);
   body.add_output("Y");
   auto x = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(0)));
-  const auto *groupsAttr = findAttr(node, "num_groups");
+  const auto *groupsAttr = findNodeAttr(node, "num_groups");
   int64_t groups = groupsAttr ? groupsAttr->i() : 0;
   if (!x || x.getRank() < 2 || groups <= 0) {
     reason = "needs an input of known rank >= 2 and num_groups";
@@ -467,8 +466,8 @@ LogicalResult buildGroupNormalization(
              "divisible by num_groups";
     return failure();
   }
-  const auto *eps = findAttr(node, "epsilon");
-  const auto *stash = findAttr(node, "stash_type");
+  const auto *eps = findNodeAttr(node, "epsilon");
+  const auto *stash = findNodeAttr(node, "stash_type");
   bool toFloat = version >= 21 && (!stash || stash->i() == 1);
   onnx::FunctionBuilder b(body);
   b.Const("eps_f", eps ? eps->f() : 1e-5f)

@@ -1,4 +1,4 @@
-//===- FunctionExpansions.h - Operators imported as ONNX functions -*- C++ -*-===//
+//===- FunctionExpansions.h - Operators imported as functions ---*- C++ -*-===//
 //
 // Operators whose ONNX definition is a context-dependent function (its body
 // depends on the node's attributes and input types), which the dialect has

@@ -171,6 +171,31 @@ private:
                                     onnx::FunctionProto &body);
   LogicalResult inlineFunction(onnx::NodeProto &node,
                                const onnx::FunctionProto &function);
+  /// inlineFunction for a body in opset-17 ai.onnx operators (schema
+  /// function bodies, FunctionExpansions.cpp), whatever the model's opset.
+  LogicalResult inlineDialectOpsetFunction(onnx::NodeProto &node,
+                                           const onnx::FunctionProto &body) {
+    int saved = opsets[""];
+    opsets[""] = kDialectOpset;
+    LogicalResult result = inlineFunction(node, body);
+    opsets[""] = saved;
+    return result;
+  }
+  /// Brings `node`, of ai.onnx operator version `version`, up to `info`'s
+  /// (the dialect's) where a version in between changed more than type
+  /// constraints; notes the node unsupported when there is no upgrade.
+  bool upgradeToDialect(onnx::NodeProto &node, int version,
+                        const ONNXOpInfo &info) {
+    if (!changedBetween(node.op_type(), version, info.sinceVersion))
+      return true;
+    AdapterContext adapter = makeAdapterContext();
+    std::string reason;
+    if (succeeded(upgradeNode(node, version, info.sinceVersion, adapter,
+                              reason)))
+      return true;
+    noteUnsupported(node, "", version, reason);
+    return false;
+  }
   LogicalResult importSubgraph(Region &region, onnx::GraphProto &graph,
                                const onnx::NodeProto &owner);
   Attribute convertAttribute(onnx::AttributeProto &attr, int expectedType,
@@ -730,24 +755,15 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
             define(out, Value());
         return success();
       }
-      int saved = opsets[""];
-      opsets[""] = kDialectOpset;
-      LogicalResult result = inlineFunction(node, body);
-      opsets[""] = saved;
-      return result;
+      return inlineDialectOpsetFunction(node, body);
     }
   }
   if (domain.empty() && options.expandFunctionOps.count(node.op_type()) &&
       unsupported.empty()) {
     onnx::FunctionProto body;
-    if (succeeded(getSchemaFunction(node, body))) {
-      // The body is at opset kDialectOpset now (see getSchemaFunction).
-      int saved = opsets[""];
-      opsets[""] = kDialectOpset;
-      LogicalResult result = inlineFunction(node, body);
-      opsets[""] = saved;
-      return result;
-    }
+    // The body is at opset kDialectOpset now (see getSchemaFunction).
+    if (succeeded(getSchemaFunction(node, body)))
+      return inlineDialectOpsetFunction(node, body);
   }
 
   int opset = opsetOf(domain);
@@ -766,15 +782,8 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
         classifyNewerVersion(node.op_type(), opset, info->sinceVersion);
     version = newVersion ? newVersion : opset17Version(node.op_type());
     std::string reason;
-    if (modelled && version &&
-        changedBetween(node.op_type(), version, info->sinceVersion)) {
-      AdapterContext adapter = makeAdapterContext();
-      if (failed(upgradeNode(node, version, info->sinceVersion, adapter,
-                             reason))) {
-        usable = false;
-        noteUnsupported(node, domain, version, reason);
-      }
-    }
+    if (modelled && version && !upgradeToDialect(node, version, *info))
+      usable = false;
     if (!modelled && hasNodeAdapter(node.op_type())) {
       std::string originalType = node.op_type();
       AdapterContext adapter = makeAdapterContext();
@@ -814,14 +823,8 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
       noteUnsupported(node, domain, opset,
                       "the operator is not defined at this opset");
     } else if (schema->since_version() < info->sinceVersion &&
-               domain.empty() && hasNodeUpgrade(node.op_type())) {
-      AdapterContext adapter = makeAdapterContext();
-      std::string reason;
-      if (failed(upgradeNode(node, version, info->sinceVersion, adapter,
-                             reason))) {
-        usable = false;
-        noteUnsupported(node, domain, version, reason);
-      }
+               domain.empty()) {
+      usable = upgradeToDialect(node, version, *info);
     } else if (schema->since_version() != info->sinceVersion) {
       usable = false;
       noteUnsupported(node, domain, version,

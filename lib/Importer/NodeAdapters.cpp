@@ -18,11 +18,6 @@ mlir::onnxc::findNodeAttr(const onnx::NodeProto &node, StringRef name) {
 
 namespace {
 
-const onnx::AttributeProto *findAttr(const onnx::NodeProto &node,
-                                     StringRef name) {
-  return findNodeAttr(node, name);
-}
-
 void removeAttr(onnx::NodeProto &node, StringRef name) {
   auto *attrs = node.mutable_attribute();
   for (int i = 0; i < attrs->size(); ++i)
@@ -33,13 +28,13 @@ void removeAttr(onnx::NodeProto &node, StringRef name) {
 }
 
 int64_t intAttr(const onnx::NodeProto &node, StringRef name, int64_t dflt) {
-  const auto *a = findAttr(node, name);
+  const auto *a = findNodeAttr(node, name);
   return a ? a->i() : dflt;
 }
 
 std::string strAttr(const onnx::NodeProto &node, StringRef name,
                     StringRef dflt) {
-  const auto *a = findAttr(node, name);
+  const auto *a = findNodeAttr(node, name);
   return a ? a->s() : dflt.str();
 }
 
@@ -68,7 +63,7 @@ LogicalResult requireDefault(const onnx::NodeProto &node, StringRef name,
 
 LogicalResult requireOnes(const onnx::NodeProto &node, StringRef name,
                           std::string &reason) {
-  if (const auto *a = findAttr(node, name))
+  if (const auto *a = findNodeAttr(node, name))
     for (int64_t v : a->ints())
       if (v != 1) {
         reason = "uses attribute '" + name.str() + "' other than 1";
@@ -127,7 +122,7 @@ LogicalResult adaptResize(onnx::NodeProto &node, AdapterContext &ctx,
     reason = "uses coordinate_transformation_mode 'half_pixel_symmetric'";
     return failure();
   }
-  if (const auto *axes = findAttr(node, "axes")) {
+  if (const auto *axes = findNodeAttr(node, "axes")) {
     int64_t rank = rankOf(ctx, input(node, 0));
     bool identity = rank == axes->ints_size();
     for (int i = 0; identity && i < axes->ints_size(); ++i)
@@ -240,7 +235,7 @@ LogicalResult adaptQuantize(onnx::NodeProto &node, bool quantize,
 // `axes` input, a constant; without it the op reduced every axis, which is
 // also what an absent input with noop_with_empty_axes = 0 means.
 LogicalResult upgradeReduce(onnx::NodeProto &node, AdapterContext &ctx) {
-  const auto *axes = findAttr(node, "axes");
+  const auto *axes = findNodeAttr(node, "axes");
   if (!axes)
     return success();
   SmallVector<int64_t> values(axes->ints().begin(), axes->ints().end());
@@ -262,27 +257,25 @@ bool isAxesAttrReduce(StringRef opType) {
 
 } // namespace
 
-bool mlir::onnxc::hasNodeUpgrade(StringRef opType) {
-  return isAxesAttrReduce(opType) || opType == "Split" || opType == "Range";
-}
-
 LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
                                        int dialectVersion, AdapterContext &ctx,
                                        std::string &reason) {
   StringRef op = node.op_type();
-  // ReduceSum took `axes` as an input from version 13, the others from 18.
-  int axesInput = op == "ReduceSum" ? 13 : 18;
-  if (isAxesAttrReduce(op) && version < axesInput && dialectVersion >= axesInput)
-    return upgradeReduce(node, ctx);
-  if (isAxesAttrReduce(op))
-    return success(); // Only type constraints grew (ReduceMax/Min-20).
+  if (isAxesAttrReduce(op)) {
+    // ReduceSum took `axes` as an input from version 13, the others from 18;
+    // later versions (ReduceMax/Min-20) only grew type constraints.
+    int axesInput = op == "ReduceSum" ? 13 : 18;
+    if (version < axesInput && dialectVersion >= axesInput)
+      return upgradeReduce(node, ctx);
+    return success();
+  }
   // Split-18 only added num_outputs: without it, or the `split` input, the
-  // parts are equal as before.
-  // Range-27 only added stash_type, whose default (f32 for f16/bf16) is a
-  // more precise computation of the same values.
+  // parts are equal as before. Range-27 only added stash_type, whose default
+  // (f32 for f16/bf16) is a more precise computation of the same values.
   if (op == "Split" || op == "Range")
     return success();
-  reason = "no upgrade from version " + std::to_string(version) + " to " +
+  reason = "version " + std::to_string(version) +
+           " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
   return failure();
 }

@@ -38,11 +38,10 @@ struct AdapterContext {
 const onnx::AttributeProto *findNodeAttr(const onnx::NodeProto &node,
                                          StringRef name);
 
-/// Whether `opType` has an upgrade from older versions.
-bool hasNodeUpgrade(StringRef opType);
-
 /// Rewrites `node`, an ai.onnx node of operator version `version`, into the
-/// dialect's newer version `dialectVersion`.
+/// dialect's newer version `dialectVersion` (called where a version in
+/// between changed more than type constraints); fails, with `reason`, for an
+/// operator that has no upgrade.
 LogicalResult upgradeNode(onnx::NodeProto &node, int version,
                           int dialectVersion, AdapterContext &ctx,
                           std::string &reason);

@@ -179,7 +179,8 @@ struct DeviceGlobalsPass
     DataLayout layout(module);
     for (LLVM::AddressOfOp op : uses) {
       LLVM::GlobalOp global = op.getGlobal(symbols);
-      uint64_t bytes = layout.getTypeSize(global.getGlobalType()).getFixedValue();
+      uint64_t bytes =
+          layout.getTypeSize(global.getGlobalType()).getFixedValue();
       b.setInsertionPointAfter(op);
       Value size = LLVM::ConstantOp::create(b, op.getLoc(), i64,
                                             static_cast<int64_t>(bytes));

@@ -83,7 +83,8 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
     return false;
   setThreads = reinterpret_cast<decltype(setThreads)>(
       dlsym(handle, "onnxc_set_num_threads"));
-  deviceFn = reinterpret_cast<decltype(deviceFn)>(dlsym(handle, "onnxc_device"));
+  deviceFn =
+      reinterpret_cast<decltype(deviceFn)>(dlsym(handle, "onnxc_device"));
   int version = apiVersion();
   if (version != ONNXC_API_VERSION) {
     error = "the library implements onnxc API version " +

@@ -1,4 +1,4 @@
-//===- CUDAToolkitTest.cpp - the CUDA toolkit search of --target=cuda ------===//
+//===- CUDAToolkitTest.cpp - the toolkit search of --target=cuda ----------===//
 //
 // findCUDAToolkit picks the toolkit whose ptxas and libdevice the CUDA
 // pipeline uses. Each test builds stand-in directories and sets CUDA_HOME and

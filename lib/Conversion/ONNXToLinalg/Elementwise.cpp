@@ -341,44 +341,34 @@ void mlir::onnxc::populateElementwisePatterns(const TypeConverter &converter,
     return divS(b, l, elemOf(op), s, cst(b, l, elemOf(op), a.size()));
   }, Types::FloatOnly);
   // Logic and comparison.
-  add<ONNXAndOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                 Operation *) -> Value {
-    return arith::AndIOp::create(b, l, a[0], a[1]);
-  });
-  add<ONNXOrOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                Operation *) -> Value {
-    return arith::OrIOp::create(b, l, a[0], a[1]);
-  });
-  add<ONNXXorOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                 Operation *) -> Value {
-    return arith::XOrIOp::create(b, l, a[0], a[1]);
-  });
-  add<ONNXNotOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                 Operation *) -> Value {
-    return arith::XOrIOp::create(
-        b, l, a[0], arith::ConstantOp::create(b, l, b.getBoolAttr(true)));
-  });
-  add<ONNXBitwiseAndOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                        Operation *) -> Value {
-    return arith::AndIOp::create(b, l, a[0], a[1]);
-  });
-  add<ONNXBitwiseOrOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                       Operation *) -> Value {
-    return arith::OrIOp::create(b, l, a[0], a[1]);
-  });
-  add<ONNXBitwiseXorOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                        Operation *) -> Value {
-    return arith::XOrIOp::create(b, l, a[0], a[1]);
-  });
-  add<ONNXBitwiseNotOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
-                                        Operation *) -> Value {
+  // And/Or/Xor/Not on bool and the Bitwise ops on integers are the same
+  // integer operations; Not flips all bits (of an i1: true).
+  auto binaryInt = [](auto opTag) -> ScalarFn {
+    using OpT = typename decltype(opTag)::type;
+    return [](OpBuilder &b, Location l, ValueRange a, Operation *) -> Value {
+      return OpT::create(b, l, a[0], a[1]);
+    };
+  };
+  ScalarFn andI = binaryInt(llvm::type_identity<arith::AndIOp>());
+  ScalarFn orI = binaryInt(llvm::type_identity<arith::OrIOp>());
+  ScalarFn xorI = binaryInt(llvm::type_identity<arith::XOrIOp>());
+  ScalarFn notI = [](OpBuilder &b, Location l, ValueRange a,
+                     Operation *) -> Value {
     Type t = a[0].getType();
     return arith::XOrIOp::create(
         b, l, a[0],
         arith::ConstantOp::create(
             b, l, b.getIntegerAttr(t, APInt::getAllOnes(
                                           t.getIntOrFloatBitWidth()))));
-  });
+  };
+  add<ONNXAndOp>(patterns, c, andI);
+  add<ONNXOrOp>(patterns, c, orI);
+  add<ONNXXorOp>(patterns, c, xorI);
+  add<ONNXNotOp>(patterns, c, notI);
+  add<ONNXBitwiseAndOp>(patterns, c, andI);
+  add<ONNXBitwiseOrOp>(patterns, c, orI);
+  add<ONNXBitwiseXorOp>(patterns, c, xorI);
+  add<ONNXBitwiseNotOp>(patterns, c, notI);
   auto compare = [](P fp, I sp, I up) {
     return [=](OpBuilder &b, Location l, ValueRange a, Operation *op) {
       return cmp(b, l, elemOf(op), fp, sp, up, a[0], a[1]);

@@ -67,6 +67,16 @@ Moments computeMoments(OpBuilder &b, Location loc, Value x, Type xONNX,
   return m;
 }
 
+/// The dims from ONNX `axis` (negative: from the back) to the last of a
+/// rank-`rank` tensor: what LayerNormalization and RMSNormalization
+/// normalize over. Failure when `axis` is out of range.
+FailureOr<SmallVector<int64_t>> trailingAxes(int64_t axis, int64_t rank) {
+  axis = normalizeAxis(axis, rank);
+  if (axis < 0 || axis >= rank)
+    return failure();
+  return llvm::to_vector(llvm::seq<int64_t>(axis, rank));
+}
+
 /// A per-channel [C] tensor as [C, 1, ..., 1] of rank `rank - 1`, so that
 /// numpy broadcasting against an N x C x D1 x ... tensor lines up dim 1.
 Value toChannelShape(OpBuilder &b, Location loc, Value v, int64_t rank) {
@@ -301,19 +311,17 @@ public:
         (op.getB() && !isRankedFloat(op.getB())))
       return rewriter.notifyMatchFailure(op, "unranked or non-float operand");
     int64_t rank = resultType.getRank();
-    int64_t axis = normalizeAxis(int64_t(op.getAxis()), rank);
-    if (axis < 0 || axis >= rank)
+    FailureOr<SmallVector<int64_t>> axes =
+        trailingAxes(int64_t(op.getAxis()), rank);
+    if (failed(axes))
       return rewriter.notifyMatchFailure(op, "axis out of range");
     Type xONNX = getONNXElementType(op.getX());
     Type sONNX = getONNXElementType(op.getScale());
     Type bONNX = op.getB() ? getONNXElementType(op.getB()) : Type();
     Type compT = computeType(xONNX);
     double eps = op.getEpsilon().convertToDouble();
-    SmallVector<int64_t> axes;
-    for (int64_t d = axis; d < rank; ++d)
-      axes.push_back(d);
     Moments m =
-        computeMoments(rewriter, loc, adaptor.getX(), xONNX, axes, compT);
+        computeMoments(rewriter, loc, adaptor.getX(), xONNX, *axes, compT);
     Value invStd = buildElementwise(
         rewriter, loc, m.varKeep, cast<RankedTensorType>(m.varKeep.getType()),
         [&](OpBuilder &b, Location l, ValueRange a) -> Value {
@@ -371,17 +379,16 @@ public:
         !isRankedFloat(op.getScale()))
       return rewriter.notifyMatchFailure(op, "unranked or non-float operand");
     int64_t rank = resultType.getRank();
-    int64_t axis = normalizeAxis(int64_t(op.getAxis()), rank);
-    if (axis < 0 || axis >= rank)
+    FailureOr<SmallVector<int64_t>> trailing =
+        trailingAxes(int64_t(op.getAxis()), rank);
+    if (failed(trailing))
       return rewriter.notifyMatchFailure(op, "axis out of range");
+    ArrayRef<int64_t> axes = *trailing;
     Type xONNX = getONNXElementType(op.getX());
     Type sONNX = getONNXElementType(op.getScale());
     Type yONNX = getONNXElementType(op.getY());
     Type compT = computeType(xONNX);
     double eps = op.getEpsilon().convertToDouble();
-    SmallVector<int64_t> axes;
-    for (int64_t d = axis; d < rank; ++d)
-      axes.push_back(d);
     Value x = adaptor.getX();
     // 1 / sqrt(mean(x^2) + epsilon), in keepdims form.
     Value sumSq = buildReduction(

@@ -266,8 +266,9 @@ FailureOr<SmallVector<int64_t>> normalizeAxes(ArrayRef<int64_t> axes,
 }
 
 /// The sets of reduced dims that agree with the static shapes when a Reduce*
-/// op's `numAxes` axes are only known at run time, at most `limit` of them. Sets
-/// that differ only in unit dims give the same result and are kept once.
+/// op's `numAxes` axes are only known at run time, at most `limit` of
+/// them. Sets that differ only in unit dims give the same result and are
+/// kept once.
 SmallVector<SmallVector<int64_t>> axesFromShapes(RankedTensorType in,
                                                  RankedTensorType out,
                                                  int64_t numAxes, bool keepdims,
@@ -433,8 +434,8 @@ FailureOr<Value> lowerRuntimeAxesReduce(OpBuilder &b, Location loc, Kind kind,
           return combine(nb, nl, step, accONNX, accT, e, acc);
         });
     r = expandReducedDims(b, loc, r, {d}, rank);
-    scf::YieldOp::create(b, loc,
-                         ValueRange{tensor::CastOp::create(b, loc, dynType, r)});
+    scf::YieldOp::create(
+        b, loc, ValueRange{tensor::CastOp::create(b, loc, dynType, r)});
     b.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(b, loc, ValueRange{x});
     b.setInsertionPointAfter(ifOp);
@@ -462,6 +463,7 @@ FailureOr<Value> lowerRuntimeAxesReduce(OpBuilder &b, Location loc, Kind kind,
     int64_t outRank = rank - numAxes;
     SmallVector<Value> kept, position;
     Value seen = m.c(0);
+    Value trueV = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
     for (int64_t d = 0; d < rank; ++d) {
       position.push_back(seen);
       seen = m.add(seen, m.select(mask[d], m.c(0), m.c(1)));
@@ -470,10 +472,7 @@ FailureOr<Value> lowerRuntimeAxesReduce(OpBuilder &b, Location loc, Kind kind,
       Value size = m.c(0);
       for (int64_t d = 0; d < rank; ++d) {
         Value here = arith::AndIOp::create(
-            b, loc,
-            arith::XOrIOp::create(
-                b, loc, mask[d],
-                arith::ConstantOp::create(b, loc, b.getBoolAttr(true))),
+            b, loc, arith::XOrIOp::create(b, loc, mask[d], trueV),
             m.cmp(arith::CmpIPredicate::eq, position[d], m.c(i)));
         size = m.add(size, m.select(here, getDimValue(b, loc, input, d),
                                     m.c(0)));

@@ -379,6 +379,7 @@ public:
 void mlir::onnxc::populateSelectionPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
   patterns.add<CumulativeLowering<ONNXCumSumOp, false>,
-               CumulativeLowering<ONNXCumProdOp, true>, TopKLowering, NonZeroLowering,
-               CompressLowering>(converter, patterns.getContext());
+               CumulativeLowering<ONNXCumProdOp, true>, TopKLowering,
+               NonZeroLowering, CompressLowering>(converter,
+                                                  patterns.getContext());
 }

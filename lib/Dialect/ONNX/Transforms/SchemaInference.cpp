@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -245,8 +246,9 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
   try {
     schema->GetTypeAndShapeInferenceFunction()(ctx);
   } catch (const std::exception &e) {
-    // The fixups below may still type the results (Split-18's uneven parts,
-    // which Split-13's rule refuses).
+    // What the function filled in before it threw is not used; the fixups
+    // below may still type every result (Split-18's uneven parts, which
+    // Split-13's rule refuses).
     error = e.what();
     failedInference = true;
   }
@@ -255,6 +257,8 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
   for (OpResult r : op->getResults())
     resultIndex[r] = r.getResultNumber();
   for (auto [value, proto] : llvm::zip(ctx.outputs, ctx.outputTypes)) {
+    if (failedInference)
+      break;
     if (!value || proto.value_case() == onnx::TypeProto::VALUE_NOT_SET)
       continue;
     types[resultIndex[value]] = convertTypeProto(op->getContext(), proto);
@@ -278,25 +282,23 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
         return attr ? attr.getInt() : dflt;
       };
       auto axes = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
-      int64_t rank = -1;
-      SmallVector<int64_t> shape;
+      std::optional<SmallVector<int64_t>> shape;
       if (intAttr("keepdims", 1) != 0) {
         // Each dim is 1 when reduced, else the data's: unit dims stay 1.
+        shape.emplace();
         for (int64_t d : data.getShape())
-          shape.push_back(d == 1 ? 1 : ShapedType::kDynamic);
-        rank = data.getRank();
+          shape->push_back(d == 1 ? 1 : ShapedType::kDynamic);
       } else if (axes && axes.getRank() == 1 && !axes.isDynamicDim(0)) {
         int64_t numAxes = axes.getDimSize(0);
-        if (numAxes == 0)
-          rank = intAttr("noop_with_empty_axes", 0) ? data.getRank() : 0;
+        if (numAxes == 0 && intAttr("noop_with_empty_axes", 0))
+          shape.emplace(data.getShape()); // No reduction.
         else if (numAxes <= data.getRank())
-          rank = data.getRank() - numAxes;
-        shape.assign(std::max<int64_t>(rank, 0), ShapedType::kDynamic);
-        if (numAxes == 0 && rank > 0)
-          shape.assign(data.getShape().begin(), data.getShape().end());
+          // Every axis when there are none, else one dim fewer per axis.
+          shape.emplace(numAxes == 0 ? 0 : data.getRank() - numAxes,
+                        ShapedType::kDynamic);
       }
-      if (rank >= 0)
-        types[0] = RankedTensorType::get(shape, data.getElementType());
+      if (shape)
+        types[0] = RankedTensorType::get(*shape, data.getElementType());
     }
   // Split without sizes: ceil(dim / parts) each, the last part smaller.
   if (auto split = dyn_cast<ONNXSplitOp>(op);
@@ -312,7 +314,8 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
           SmallVector<int64_t> shape(in.getShape());
           if (!in.isDynamicDim(axis)) {
             int64_t chunk = (shape[axis] + parts - 1) / parts;
-            shape[axis] = std::clamp<int64_t>(shape[axis] - chunk * i, 0, chunk);
+            shape[axis] =
+                std::clamp<int64_t>(shape[axis] - chunk * i, 0, chunk);
           }
           types[i] = RankedTensorType::get(shape, in.getElementType());
         }
