@@ -19,6 +19,7 @@ table below and lives in lib/Dialect/ONNX/IR/*.cpp.
 
 import argparse
 import json
+import re
 import os
 import sys
 
@@ -52,11 +53,47 @@ VERSIONS = {
     "Split": 18,
     # 27: stash_type (f16/bf16 computed in f32 by default) and bfloat16.
     "Range": 27,
+    # 19: saturate (float8 results); 24: round_mode (float8e8m0 results);
+    # 21-28: int4/uint4, float4e2m1, int2/uint2, float6 types.
+    "Cast": 28, "CastLike": 25,
+    # 19-28: saturate, block_size (blocked quantization), output_dtype,
+    # precision (QuantizeLinear's y_scale of its own type) and the narrow
+    # types; the defaults are the older versions' behaviour.
+    "QuantizeLinear": 28, "DequantizeLinear": 28,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "CumProd": 26,
     "Gelu": 20, "Mish": 22, "RMSNormalization": 23, "Swish": 24,
 }
+
+OPSET_CHANGES = os.path.join(ROOT, "lib/Importer/OpsetChanges.def")
+
+
+def read_opset_changes(path=OPSET_CHANGES):
+    """OpsetChanges.def -> {op: [(version, kind)]}, the ai.onnx versions of
+    opsets 18-28 and how they differ from the one before."""
+    changes = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"ONNX_OPSET_CHANGE\((\w+), (\d+), (\w+)\)", line)
+            if m:
+                changes.setdefault(m.group(1), []).append((int(m.group(2)), m.group(3)))
+    return changes
+
+
+def types_only_version(name, changes, cap):
+    """The newest version of ai.onnx operator `name` that differs from its
+    version at opset `cap` only in type constraints (OpsetChanges.def's
+    TypesOnly entries, in a row), or None when there is none newer."""
+    newest = None
+    for version, kind in sorted(changes.get(name, [])):
+        if version <= cap:
+            continue
+        if kind != "TypesOnly":
+            break
+        newest = version
+    return newest
+
 
 # Ops with side effects or non-determinism: not Pure.
 NOT_PURE = {
@@ -80,6 +117,12 @@ ELEM = {
     "uint8": "UI8", "uint16": "UI16", "uint32": "UI32", "uint64": "UI64",
     "bool": "I1", "string": "ONNX_String",
     "complex64": "Complex<F32>", "complex128": "Complex<F64>",
+    # ONNX >= 1.13's narrow types. Sub-byte integers are signless like int8.
+    "float8e4m3fn": "F8E4M3FN", "float8e4m3fnuz": "F8E4M3FNUZ",
+    "float8e5m2": "F8E5M2", "float8e5m2fnuz": "F8E5M2FNUZ",
+    "float8e8m0": "F8E8M0FNU", "float4e2m1": "F4E2M1FN",
+    "float6e2m3": "F6E2M3FN", "float6e3m2": "F6E3M2FN",
+    "int4": "I<4>", "uint4": "UI<4>", "int2": "I<2>", "uint2": "UI<2>",
 }
 
 # onnx::AttributeProto::AttributeType values.
@@ -210,22 +253,52 @@ def wrap(c, p):
     return {0: c, 1: "Optional<%s>" % c, 2: "Variadic<%s>" % c}[o]
 
 
-def select_schemas(all_schemas):
+def signature(s):
+    """What type constraints do not cover: inputs, outputs, attributes."""
+    return ([(p["name"], p["option"]) for p in s["inputs"]],
+            [(p["name"], p["option"]) for p in s["outputs"]],
+            sorted((a["name"], a["type"], str(a["default"]), a["required"])
+                   for a in s["attributes"]))
+
+
+def select_schemas(all_schemas, changes):
     """The version of each operator the dialect models, sorted by domain and
-    name."""
-    chosen = {}
+    name, each with `inference_version`: for an ai.onnx version newer than
+    opset 17 that only widened the types of its opset-17 version, that
+    version (libonnx 1.12's inference covers it), else 0."""
+    versions = {}
     for s in all_schemas:
         domain = "" if s["domain"] == "ai.onnx" else s["domain"]
-        if domain not in DOMAINS:
-            continue
+        if domain in DOMAINS:
+            versions.setdefault((domain, s["name"]), {})[s["since_version"]] = s
+    for (domain, name), by_version in versions.items():
+        missing = [v for v in by_version if domain == "" and v > DOMAINS[""][2]
+                   and v not in dict(changes.get(name, []))]
+        if missing:
+            raise SystemExit("OpsetChanges.def lacks %s-%s" % (name, missing))
+    chosen = {}
+    for (domain, name), by_version in versions.items():
         cap = DOMAINS[domain][2]
-        if domain == "":
-            cap = VERSIONS.get(s["name"], cap)
-        if s["since_version"] > cap:
+        base = max((v for v in by_version if v <= cap), default=0)
+        types_only = None
+        if domain == "" and base:
+            types_only = types_only_version(name, changes, cap)
+        if domain == "" and name in VERSIONS:
+            cap = VERSIONS[name]
+        elif types_only:
+            cap = types_only
+        picked = max((v for v in by_version if v <= cap), default=0)
+        if not picked:
             continue
-        key = (domain, s["name"])
-        if key not in chosen or chosen[key]["since_version"] < s["since_version"]:
-            chosen[key] = dict(s, domain=domain)
+        s = dict(by_version[picked], domain=domain, inference_version=0)
+        if picked > DOMAINS[domain][2] and types_only and picked <= types_only:
+            # OpsetChanges.def says TypesOnly: the schemas must agree.
+            if signature(s) != signature(by_version[base]):
+                raise SystemExit("OpsetChanges.def calls %s-%d TypesOnly, but its "
+                                 "inputs/outputs/attributes differ from %s-%d"
+                                 % (name, picked, name, base))
+            s["inference_version"] = base
+        chosen[(domain, name)] = s
     return [chosen[k] for k in sorted(chosen, key=lambda k: (list(DOMAINS).index(k[0]), k[1]))]
 
 
@@ -245,7 +318,7 @@ def main(argv=None):
     with open(opts.schemas) as f:
         registry = json.load(f)
     version = registry["onnx_version"]
-    schemas = select_schemas(registry["schemas"])
+    schemas = select_schemas(registry["schemas"], read_opset_changes())
     td = [
         "//===- ONNXOps.gen.td - ONNX operators (generated) --------*- tablegen -*-===//",
         "//",
@@ -335,9 +408,10 @@ def main(argv=None):
             attrs = "%s_attrs" % ident
         else:
             attrs = "{}"
-        entries.append('{"%s", "%s", "%s", %d, %s, %s, %s, %s, %s}' % (
+        entries.append('{"%s", "%s", "%s", %d, %s, %s, %s, %s, %s, %d}' % (
             mnemonic, s["name"], s["domain"], s["since_version"], ins, outs, attrs,
-            "true" if len(ins_c) > 1 else "false", "true" if len(outs_c) > 1 else "false"))
+            "true" if len(ins_c) > 1 else "false", "true" if len(outs_c) > 1 else "false",
+            s["inference_version"]))
     td.append("#endif // ONNXC_DIALECT_ONNX_IR_ONNXOPS_GEN_TD")
     info.append("")
     info.append("static const ONNXOpInfo kGeneratedOpInfos[] = {")

@@ -138,14 +138,6 @@ LogicalResult adaptResize(onnx::NodeProto &node, AdapterContext &ctx,
   return success();
 }
 
-LogicalResult adaptCast(onnx::NodeProto &node, std::string &reason) {
-  // saturate and round_mode only affect float8/float4 targets, which the
-  // dialect's Cast does not accept anyway (its verifier names the type).
-  removeAttr(node, "saturate");
-  removeAttr(node, "round_mode");
-  return success();
-}
-
 LogicalResult adaptScatter(onnx::NodeProto &node, std::string &reason) {
   std::string r = strAttr(node, "reduction", "none");
   if (r == "max" || r == "min") {
@@ -214,23 +206,6 @@ LogicalResult adaptDFT(onnx::NodeProto &node, AdapterContext &ctx,
   return success();
 }
 
-LogicalResult adaptQuantize(onnx::NodeProto &node, bool quantize,
-                            std::string &reason) {
-  if (failed(requireDefault(node, "block_size", 0, reason)) ||
-      failed(requireDefault(node, "precision", 0, reason)))
-    return failure();
-  if (intAttr(node, "output_dtype", 0) != 0) {
-    reason = "uses attribute 'output_dtype'";
-    return failure();
-  }
-  removeAttr(node, "block_size");
-  removeAttr(node, "precision");
-  removeAttr(node, "output_dtype");
-  if (quantize)
-    removeAttr(node, "saturate");
-  return success();
-}
-
 // Reduce* before 18 (ReduceSum before 13): the `axes` attribute becomes the
 // `axes` input, a constant; without it the op reduced every axis, which is
 // also what an absent input with noop_with_empty_axes = 0 means.
@@ -274,6 +249,14 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   // (f32 for f16/bf16) is a more precise computation of the same values.
   if (op == "Split" || op == "Range")
     return success();
+  // Cast/CastLike-19..28 added saturate and round_mode, which only affect
+  // the float8 results older versions cannot have; Quantize/
+  // DequantizeLinear-19..28 added saturate (float8 only), block_size (0: per
+  // tensor or axis), output_dtype (0: as before) and precision (0: as
+  // before). Every default is the older versions' behaviour.
+  if (op == "Cast" || op == "CastLike" || op == "QuantizeLinear" ||
+      op == "DequantizeLinear")
+    return success();
   reason = "version " + std::to_string(version) +
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
@@ -282,9 +265,8 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
 
 bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
   return llvm::StringSwitch<bool>(opType)
-      .Cases({"Pad", "Resize", "Cast", "CastLike", "ScatterElements",
-              "ScatterND", "AveragePool", "LpPool", "GridSample", "DFT",
-              "QuantizeLinear", "DequantizeLinear"},
+      .Cases({"Pad", "Resize", "ScatterElements", "ScatterND", "AveragePool",
+              "LpPool", "GridSample", "DFT"},
              true)
       .Default(false);
 }
@@ -297,8 +279,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
     return adaptPad(node, ctx, reason);
   if (op == "Resize")
     return adaptResize(node, ctx, reason);
-  if (op == "Cast" || op == "CastLike")
-    return adaptCast(node, reason);
   if (op == "ScatterElements" || op == "ScatterND")
     return adaptScatter(node, reason);
   if (op == "AveragePool" || op == "LpPool")
@@ -307,8 +287,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
     return adaptGridSample(node, ctx, reason);
   if (op == "DFT")
     return adaptDFT(node, ctx, reason);
-  if (op == "QuantizeLinear" || op == "DequantizeLinear")
-    return adaptQuantize(node, op == "QuantizeLinear", reason);
   reason = "no adapter";
   return failure();
 }

@@ -346,6 +346,63 @@ static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int g_init_done;
 
 static size_t dtype_size(int32_t dtype);
+static int dtype_packed_bits(int32_t dtype);
+
+/* Sub-byte element types (int4, uint4, float4e2m1, int2, uint2) travel
+ * through the API packed as ONNX packs them: the first element in the
+ * lowest bits of a byte. The generated code holds one element per byte (an
+ * integer sign- or zero-extended, a float4's bits zero-extended). */
+static void unpack_elements(uint8_t *dst, const uint8_t *src, int64_t count,
+                            int bits, int is_signed) {
+  int per_byte = 8 / bits;
+  uint8_t mask = (uint8_t)((1u << bits) - 1);
+  for (int64_t i = 0; i < count; ++i) {
+    uint8_t v = (uint8_t)(src[i / per_byte] >> ((i % per_byte) * bits)) & mask;
+    if (is_signed && (v >> (bits - 1)))
+      v |= (uint8_t)~mask;
+    dst[i] = v;
+  }
+}
+
+/* Packs `count` one-byte elements into the front of the same buffer. */
+static void pack_elements_in_place(uint8_t *data, int64_t count, int bits) {
+  int per_byte = 8 / bits;
+  uint8_t mask = (uint8_t)((1u << bits) - 1);
+  for (int64_t i = 0; i < count; i += per_byte) {
+    uint8_t byte = 0;
+    for (int k = 0; k < per_byte && i + k < count; ++k)
+      byte |= (uint8_t)((data[i + k] & mask) << (k * bits));
+    data[i / per_byte] = byte;
+  }
+}
+
+static int dtype_is_signed_packed(int32_t dtype) {
+  return dtype == ONNXC_INT4 || dtype == ONNXC_INT2;
+}
+
+/* Points each packed input's descriptor (args[1..]) at an unpacked copy in
+ * a buffer of the run. */
+static void unpack_inputs(void **args) {
+  for (int i = 0; i < g_num_inputs; ++i) {
+    int bits = dtype_packed_bits(g_inputs[i].dtype);
+    if (!bits)
+      continue;
+    int64_t *w = args[1 + i];
+    int64_t count = 1;
+    for (int d = 0; d < g_inputs[i].rank; ++d)
+      count *= w[3 + d];
+    if (!count)
+      continue;
+    uint8_t *copy = allocate_block((size_t)count, 64, 1), *data;
+    memcpy(&data, &w[1], sizeof data);
+    unpack_elements(copy, data, count, bits,
+                    dtype_is_signed_packed(g_inputs[i].dtype));
+    if (onnxc_rt_device_prefetch)
+      onnxc_rt_device_prefetch(copy, (size_t)count);
+    memcpy(&w[0], &copy, sizeof copy);
+    memcpy(&w[1], &copy, sizeof copy);
+  }
+}
 
 /* The CUDA target: each input descriptor (args[1..]) is pointed at a copy
  * in a buffer of the run (managed memory), which kernels can read. */
@@ -353,6 +410,8 @@ static void stage_inputs(void **args) {
   for (int i = 0; i < g_num_inputs; ++i) {
     int64_t *w = args[1 + i];
     int r = g_inputs[i].rank;
+    if (dtype_packed_bits(g_inputs[i].dtype))
+      continue; /* unpack_inputs made a copy in a buffer of the run */
     size_t bytes = dtype_size(g_inputs[i].dtype);
     for (int d = 0; d < r; ++d)
       bytes *= (size_t)w[3 + d];
@@ -386,10 +445,11 @@ static onnxc_status call_entry(run_context *run, void **args) {
     release_all(run);
     return run->status;
   }
-  if (onnxc_rt_device_enter) {
+  if (onnxc_rt_device_enter)
     onnxc_rt_device_enter();
+  unpack_inputs(args);
+  if (onnxc_rt_device_enter)
     stage_inputs(args);
-  }
   if (!__atomic_load_n(&g_init_done, __ATOMIC_ACQUIRE)) {
     pthread_mutex_lock(&g_init_lock);
     run->holds_init_lock = 1;
@@ -534,9 +594,33 @@ static size_t dtype_size(int32_t dtype) {
   case ONNXC_COMPLEX128: return 16;
   case ONNXC_INT16: case ONNXC_UINT16: case ONNXC_FLOAT16:
   case ONNXC_BFLOAT16: return 2;
-  case ONNXC_INT8: case ONNXC_UINT8: case ONNXC_BOOL: return 1;
+  case ONNXC_INT8: case ONNXC_UINT8: case ONNXC_BOOL:
+  case ONNXC_FLOAT8E4M3FN: case ONNXC_FLOAT8E4M3FNUZ: case ONNXC_FLOAT8E5M2:
+  case ONNXC_FLOAT8E5M2FNUZ: case ONNXC_FLOAT8E8M0:
+  /* The generated code's buffers hold one sub-byte element per byte. */
+  case ONNXC_UINT4: case ONNXC_INT4: case ONNXC_FLOAT4E2M1:
+  case ONNXC_UINT2: case ONNXC_INT2: return 1;
   default: return 0;
   }
+}
+
+/* Bits per element of the types packed at the API, 0 for the others. */
+static int dtype_packed_bits(int32_t dtype) {
+  switch (dtype) {
+  case ONNXC_UINT4: case ONNXC_INT4: case ONNXC_FLOAT4E2M1: return 4;
+  case ONNXC_UINT2: case ONNXC_INT2: return 2;
+  default: return 0;
+  }
+}
+
+/* Bytes of `count` elements in the API's layout; 0 on overflow. */
+static int api_bytes(int32_t dtype, int64_t count, int64_t *bytes) {
+  int bits = dtype_packed_bits(dtype);
+  if (bits) {
+    *bytes = count / (8 / bits) + (count % (8 / bits) != 0);
+    return 1;
+  }
+  return !__builtin_mul_overflow(count, (int64_t)dtype_size(dtype), bytes);
 }
 
 EXPORT int onnxc_api_version(void) { return ONNXC_API_VERSION; }
@@ -657,7 +741,7 @@ static onnxc_status check_input(int i, const onnxc_tensor *in,
                   t->name);
   }
   int64_t bytes;
-  if (__builtin_mul_overflow(count, (int64_t)dtype_size(t->dtype), &bytes) ||
+  if (!api_bytes(t->dtype, count, &bytes) ||
       (uint64_t)bytes > (uint64_t)PTRDIFF_MAX)
     return fail(ONNXC_ERROR_SHAPE,
                 "input %d ('%s') has more bytes than the address space", i,
@@ -802,6 +886,9 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     char *data = (char *)aligned + w[2] * (int64_t)dtype_size(t->dtype);
     if (data != result[i].data && result[i].data && bytes)
       memmove(result[i].data, data, bytes);
+    if (dtype_packed_bits(t->dtype) && result[i].data)
+      pack_elements_in_place(result[i].data, (int64_t)bytes,
+                             dtype_packed_bits(t->dtype));
     w += descriptor_words(r);
   }
   free(words);

@@ -72,6 +72,10 @@ Type mlir::onnxc::convertONNXElementType(MLIRContext *ctx, int32_t dataType) {
     return Float4E2M1FNType::get(ctx);
   case 24:
     return Float8E8M0FNUType::get(ctx);
+  case 25:
+    return uint(2);
+  case 26:
+    return b.getIntegerType(2);
   default:
     return nullptr;
   }
@@ -112,6 +116,8 @@ int32_t mlir::onnxc::getONNXDataType(Type t) {
     switch (i.getWidth()) {
     case 1:
       return TensorProto::BOOL;
+    case 2:
+      return u ? 25 : 26;
     case 4:
       return u ? 21 : 22;
     case 8:
@@ -219,6 +225,39 @@ static size_t getByteWidth(Type elem) {
   if (auto c = dyn_cast<ComplexType>(elem))
     return 2 * getByteWidth(c.getElementType());
   return (elem.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+/// Bits per element of the element types ONNX packs several to a byte
+/// (int4, uint4, float4e2m1: 4; int2, uint2: 2), 0 for the others.
+static unsigned getPackedBits(Type elem) {
+  if (isa<Float4E2M1FNType>(elem))
+    return 4;
+  if (auto i = dyn_cast<IntegerType>(elem))
+    if (i.getWidth() == 4 || i.getWidth() == 2)
+      return i.getWidth();
+  return 0;
+}
+
+/// The elements of `type` from ONNX's packed bytes: element i in bits
+/// [i * bits, (i + 1) * bits) of the byte string, counted from the lowest.
+static ElementsAttr unpackElements(RankedTensorType type, ArrayRef<char> data,
+                                   unsigned bits) {
+  int64_t n = type.getNumElements();
+  unsigned perByte = 8 / bits;
+  auto element = [&](int64_t i) {
+    auto byte = static_cast<uint8_t>(data[i / perByte]);
+    return APInt(bits, (byte >> ((i % perByte) * bits)) & ((1u << bits) - 1));
+  };
+  if (auto f = dyn_cast<FloatType>(type.getElementType())) {
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < n; ++i)
+      values.emplace_back(f.getFloatSemantics(), element(i));
+    return DenseElementsAttr::get(type, values);
+  }
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(element(i));
+  return DenseElementsAttr::get(type, values);
 }
 
 /// Appends `values` to `out` as little-endian bytes of `width` each.
@@ -370,10 +409,6 @@ static bool readTypedFields(const TensorProto &t, Type elem, int64_t n,
     appendAs(out, t.uint64_data(), width);
     count = t.uint64_data_size();
     break;
-  case 21:
-  case 22:
-    error = "4-bit integer tensors are not supported yet";
-    return false;
   default:
     appendAs(out, t.int32_data(), width);
     count = t.int32_data_size();
@@ -426,13 +461,9 @@ ElementsAttr mlir::onnxc::convertTensorProto(MLIRContext *ctx,
                                   tensor.string_data().end());
     return DenseStringElementsAttr::get(type, values);
   }
-  if (elem.isInteger(4)) {
-    error = "4-bit integer tensors are not supported yet";
-    return nullptr;
-  }
-
+  unsigned packedBits = getPackedBits(elem);
   size_t width = getByteWidth(elem);
-  size_t expected = width * n;
+  size_t expected = packedBits ? (n * packedBits + 7) / 8 : width * n;
   TensorBytes bytes;
   std::string typed;
   if (tensor.data_location() == TensorProto::EXTERNAL) {
@@ -449,6 +480,17 @@ ElementsAttr mlir::onnxc::convertTensorProto(MLIRContext *ctx,
     }
     bytes.ownedString.reset(tensor.release_raw_data());
     bytes.data = ArrayRef<char>(bytes.ownedString->data(), expected);
+  } else if (packedBits) {
+    // int32_data holds the packed bytes, one per entry.
+    if (tensor.int32_data_size() != int64_t(expected)) {
+      error = "tensor '" + tensor.name() + "' has " +
+              std::to_string(tensor.int32_data_size()) +
+              " packed values in int32_data, expected " +
+              std::to_string(expected);
+      return nullptr;
+    }
+    appendAs(typed, tensor.int32_data(), 1);
+    bytes.data = ArrayRef<char>(typed.data(), typed.size());
   } else {
     if (!readTypedFields(tensor, elem, n, typed, error)) {
       error = "tensor '" + tensor.name() + "': " + error;
@@ -459,6 +501,8 @@ ElementsAttr mlir::onnxc::convertTensorProto(MLIRContext *ctx,
 
   if (n == 0)
     return DenseElementsAttr::get(type, ArrayRef<Attribute>());
+  if (packedBits)
+    return unpackElements(type, bytes.data, packedBits);
   if (elem.isInteger(1)) {
     SmallVector<bool> values;
     for (char c : bytes.data)
@@ -514,6 +558,8 @@ bool mlir::onnxc::toTensorProto(ElementsAttr attr, TensorProto &proto) {
         proto.add_string_data(proto.string_data(0));
     return true;
   }
+  if (getPackedBits(elem))
+    return false; // Not needed yet: nothing exports sub-byte constants.
   size_t width = getByteWidth(elem);
   std::string raw;
   raw.reserve(width * n);

@@ -24,7 +24,7 @@
 # CHECK-NEXT: ^bb0(%[[I:.+]]: tensor<i64>, %[[C:.+]]: tensor<i1>, %[[V:.+]]: tensor<2x3xf32>):
 # CHECK-NEXT:   %[[NEXT:.+]] = "onnx.Add"(%[[V]], %[[X]])
 # CHECK-NEXT:   %[[COUT:.+]] = "onnx.Identity"(%[[C]])
-# CHECK-NEXT:   %[[IF32:.+]] = "onnx.Cast"(%[[I]]) <{to = 1 : i64}>
+# CHECK-NEXT:   %[[IF32:.+]] = "onnx.Cast"(%[[I]]) <{round_mode = "up", saturate = 1 : i64, to = 1 : i64}>
 # An If nested in the body sees the body's values and the main graph's.
 # CHECK-NEXT:   %[[INNER:.+]] = "onnx.If"(%[[C]]) ({
 # CHECK-NEXT:     onnx.Yield %[[X]] : tensor<2x3xf32>

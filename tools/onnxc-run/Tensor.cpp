@@ -13,6 +13,16 @@ size_t elementSize(int32_t dtype) {
   case ONNXC_BOOL:
   case ONNXC_INT8:
   case ONNXC_UINT8:
+  case ONNXC_FLOAT8E4M3FN:
+  case ONNXC_FLOAT8E4M3FNUZ:
+  case ONNXC_FLOAT8E5M2:
+  case ONNXC_FLOAT8E5M2FNUZ:
+  case ONNXC_FLOAT8E8M0:
+  case ONNXC_UINT4:
+  case ONNXC_INT4:
+  case ONNXC_FLOAT4E2M1:
+  case ONNXC_UINT2:
+  case ONNXC_INT2:
     return 1;
   case ONNXC_INT16:
   case ONNXC_UINT16:
@@ -35,8 +45,55 @@ size_t elementSize(int32_t dtype) {
   }
 }
 
+int packedBits(int32_t dtype) {
+  switch (dtype) {
+  case ONNXC_UINT4:
+  case ONNXC_INT4:
+  case ONNXC_FLOAT4E2M1:
+    return 4;
+  case ONNXC_UINT2:
+  case ONNXC_INT2:
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+size_t storageBytes(int32_t dtype, int64_t count) {
+  if (count <= 0)
+    return 0;
+  if (int bits = packedBits(dtype))
+    return size_t((count * bits + 7) / 8);
+  return size_t(count) * elementSize(dtype);
+}
+
+bool isNarrowFloat(int32_t dtype) {
+  return (dtype >= ONNXC_FLOAT8E4M3FN && dtype <= ONNXC_FLOAT8E5M2FNUZ) ||
+         dtype == ONNXC_FLOAT4E2M1 || dtype == ONNXC_FLOAT8E8M0;
+}
+
 std::string dtypeName(int32_t dtype) {
   switch (dtype) {
+  case ONNXC_FLOAT8E4M3FN:
+    return "float8e4m3fn";
+  case ONNXC_FLOAT8E4M3FNUZ:
+    return "float8e4m3fnuz";
+  case ONNXC_FLOAT8E5M2:
+    return "float8e5m2";
+  case ONNXC_FLOAT8E5M2FNUZ:
+    return "float8e5m2fnuz";
+  case ONNXC_UINT4:
+    return "uint4";
+  case ONNXC_INT4:
+    return "int4";
+  case ONNXC_FLOAT4E2M1:
+    return "float4e2m1";
+  case ONNXC_FLOAT8E8M0:
+    return "float8e8m0";
+  case ONNXC_UINT2:
+    return "uint2";
+  case ONNXC_INT2:
+    return "int2";
   case ONNXC_FLOAT:
     return "float32";
   case ONNXC_UINT8:
@@ -93,7 +150,8 @@ int64_t numElements(const std::vector<int64_t> &shape) {
 
 bool isFloatingPoint(int32_t dtype) {
   return dtype == ONNXC_FLOAT || dtype == ONNXC_DOUBLE ||
-         dtype == ONNXC_FLOAT16 || dtype == ONNXC_BFLOAT16 || isComplex(dtype);
+         dtype == ONNXC_FLOAT16 || dtype == ONNXC_BFLOAT16 ||
+         isComplex(dtype) || isNarrowFloat(dtype);
 }
 
 bool isComplex(int32_t dtype) {
@@ -155,6 +213,54 @@ uint16_t floatToBFloat16(float value) {
   return uint16_t(x >> 16);
 }
 
+/// The value of the bits of a float8/float4e2m1 element (ONNX's encodings:
+/// E4M3FN and E4M3FNUZ/E5M2FNUZ without infinities, the FNUZ ones with 0x80
+/// as their only NaN, float4e2m1 with neither, E8M0 a power of two).
+static double narrowFloatValue(int32_t dtype, unsigned bits) {
+  double nan = std::nan("");
+  if (dtype == ONNXC_FLOAT8E8M0)
+    return bits == 0xff ? nan : std::ldexp(1.0, int(bits) - 127);
+  int expBits = 4, manBits = 3, bias = 7;
+  switch (dtype) {
+  case ONNXC_FLOAT8E4M3FNUZ:
+    bias = 8;
+    break;
+  case ONNXC_FLOAT8E5M2:
+    expBits = 5, manBits = 2, bias = 15;
+    break;
+  case ONNXC_FLOAT8E5M2FNUZ:
+    expBits = 5, manBits = 2, bias = 16;
+    break;
+  case ONNXC_FLOAT4E2M1:
+    expBits = 2, manBits = 1, bias = 1;
+    break;
+  default:
+    break;
+  }
+  bool uz = dtype == ONNXC_FLOAT8E4M3FNUZ || dtype == ONNXC_FLOAT8E5M2FNUZ;
+  unsigned magBits = unsigned(expBits + manBits);
+  unsigned mag = bits & ((1u << magBits) - 1);
+  bool negative = (bits >> magBits) & 1;
+  if (uz && bits == 0x80)
+    return nan;
+  if (dtype == ONNXC_FLOAT8E4M3FN && mag == 0x7f)
+    return nan;
+  unsigned exp = mag >> manBits, man = mag & ((1u << manBits) - 1);
+  if (dtype == ONNXC_FLOAT8E5M2 && exp == 31)
+    return man ? nan : (negative ? -HUGE_VAL : HUGE_VAL);
+  double v = exp == 0 ? std::ldexp(double(man), 1 - bias - manBits)
+                      : std::ldexp(1.0 + std::ldexp(double(man), -manBits),
+                                   int(exp) - bias);
+  return negative ? -v : v;
+}
+
+/// Element `index` of a packed buffer, as an unsigned field.
+static unsigned packedField(int32_t dtype, const void *data, int64_t index) {
+  int bits = packedBits(dtype), perByte = 8 / bits;
+  auto byte = static_cast<const unsigned char *>(data)[index / perByte];
+  return (byte >> ((index % perByte) * bits)) & ((1u << bits) - 1);
+}
+
 template <typename T> static T load(const void *data, int64_t index) {
   T v;
   std::memcpy(&v, static_cast<const unsigned char *>(data) + index * sizeof(T),
@@ -174,7 +280,11 @@ double readAsDouble(int32_t dtype, const void *data, int64_t index) {
     return halfToFloat(load<uint16_t>(data, index));
   case ONNXC_BFLOAT16:
     return bfloat16ToFloat(load<uint16_t>(data, index));
+  case ONNXC_FLOAT4E2M1:
+    return narrowFloatValue(dtype, packedField(dtype, data, index));
   default: {
+    if (isNarrowFloat(dtype))
+      return narrowFloatValue(dtype, load<uint8_t>(data, index));
     bool isUnsigned;
     uint64_t v = readInteger(dtype, data, index, isUnsigned);
     return isUnsigned ? double(v) : double(int64_t(v));
@@ -196,6 +306,9 @@ uint64_t readInteger(int32_t dtype, const void *data, int64_t index,
     return load<uint32_t>(data, index);
   case ONNXC_UINT64:
     return load<uint64_t>(data, index);
+  case ONNXC_UINT4:
+  case ONNXC_UINT2:
+    return packedField(dtype, data, index);
   default:
     break;
   }
@@ -209,6 +322,13 @@ uint64_t readInteger(int32_t dtype, const void *data, int64_t index,
     return uint64_t(int64_t(load<int32_t>(data, index)));
   case ONNXC_INT64:
     return uint64_t(load<int64_t>(data, index));
+  case ONNXC_INT4:
+  case ONNXC_INT2: {
+    int bits = packedBits(dtype);
+    int64_t v = packedField(dtype, data, index);
+    return uint64_t(v >= (int64_t(1) << (bits - 1)) ? v - (int64_t(1) << bits)
+                                                     : v);
+  }
   default:
     return 0;
   }
@@ -218,7 +338,7 @@ void HostTensor::Free::operator()(void *p) const { std::free(p); }
 
 HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape)
     : dtype_(dtype), shape_(std::move(shape)) {
-  size_ = size_t(runner::numElements(shape_)) * elementSize(dtype_);
+  size_ = storageBytes(dtype_, runner::numElements(shape_));
   // Never a null pointer, even for an empty tensor: the library may insist.
   size_t alloc = (size_ + 63) / 64 * 64;
   data_.reset(

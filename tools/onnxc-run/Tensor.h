@@ -21,8 +21,20 @@
 namespace onnxc::runner {
 
 /// Bytes per element of an ONNX element type; 0 for types onnxc-run cannot
-/// hold densely (strings, unknown numbers).
+/// hold densely (strings, unknown numbers). 1 for the sub-byte types, which
+/// are packed (see storageBytes).
 size_t elementSize(int32_t dtype);
+
+/// Bits per element of the types ONNX packs several to a byte (int4, uint4,
+/// float4e2m1: 4; int2, uint2: 2), 0 for the others.
+int packedBits(int32_t dtype);
+
+/// Bytes of `count` elements: packed for the sub-byte types, as the C API
+/// and ONNX's raw_data hold them.
+size_t storageBytes(int32_t dtype, int64_t count);
+
+/// The float8 types and float4e2m1, read through their own decoding.
+bool isNarrowFloat(int32_t dtype);
 
 /// numpy-style name of an element type ("float32", "int64", "bool", ...), or
 /// "dtype(N)" for one onnxc-run does not know.

@@ -317,6 +317,16 @@ bool readTensorProto(const std::string &path, HostTensor &tensor,
       copyField<uint64_t>(proto.uint64_data(), t);
     break;
   default: // the types stored in int32_data (f16/bf16 as their bits)
+    if (packedBits(dtype)) {
+      // One packed byte per entry.
+      if (proto.int32_data_size() != int64_t(t.sizeInBytes()))
+        return fail("int32_data has " +
+                    std::to_string(proto.int32_data_size()) + " values; " +
+                    dtypeName(dtype) + shapeString(shape) + " needs " +
+                    std::to_string(t.sizeInBytes()) + " packed bytes");
+      copyField<uint8_t>(proto.int32_data(), t);
+      break;
+    }
     if (!checkCount(proto.int32_data_size(), "int32_data"))
       return false;
     switch (elementSize(dtype)) {

@@ -407,6 +407,13 @@ HostTensor randomInput(const ValueInfo &info, const Options &options,
     fatal("cannot generate input '" + info.name + "' of type " +
           dtypeName(info.dtype));
   HostTensor t(info.dtype, generatedShape(info, options, -1));
+  if (isNarrowFloat(info.dtype) || packedBits(info.dtype)) {
+    // Random bits (NaNs of the float8 types included).
+    auto *bytes = static_cast<unsigned char *>(t.data());
+    for (size_t i = 0; i < t.sizeInBytes(); ++i)
+      bytes[i] = static_cast<unsigned char>(rng.next() >> 56);
+    return t;
+  }
   int64_t n = t.numElements() * (isComplex(info.dtype) ? 2 : 1);
   for (int64_t i = 0; i < n; ++i) {
     if (isFloatingPoint(info.dtype))
@@ -422,7 +429,8 @@ HostTensor randomInput(const ValueInfo &info, const Options &options,
 /// The ONNX backend runner's generate_dummy_data(random=False): element i of
 /// n is float32(i / n), every dynamic dim 1 unless --dim says otherwise.
 HostTensor rampInput(const ValueInfo &info, const Options &options) {
-  if (!isFloatingPoint(info.dtype) || isComplex(info.dtype))
+  if (!isFloatingPoint(info.dtype) || isComplex(info.dtype) ||
+      isNarrowFloat(info.dtype))
     fatal("--ramp-inputs fills float inputs only; input '" + info.name +
           "' is " + dtypeName(info.dtype) + ": bind it with --input");
   HostTensor t(info.dtype, generatedShape(info, options, 1));

@@ -14,7 +14,10 @@
  *
  * Tensors are dense, row-major, with the element types numbered as ONNX's
  * TensorProto.DataType (1 = float, 7 = int64, 9 = bool stored as one byte,
- * ...).
+ * ...). The float8 types take a byte per element; the sub-byte types are
+ * packed as in ONNX's raw_data: int4, uint4 and float4e2m1 two per byte,
+ * int2 and uint2 four per byte, the first element in the lowest bits, the
+ * last byte's unused bits zero.
  *
  * A model compiled with --target=cuda has the same API and takes and gives
  * host buffers. It loads libcuda.so.1 at its first run (the library itself
@@ -58,7 +61,10 @@ enum {
   ONNXC_INT16 = 5, ONNXC_INT32 = 6, ONNXC_INT64 = 7, ONNXC_STRING = 8,
   ONNXC_BOOL = 9, ONNXC_FLOAT16 = 10, ONNXC_DOUBLE = 11, ONNXC_UINT32 = 12,
   ONNXC_UINT64 = 13, ONNXC_COMPLEX64 = 14, ONNXC_COMPLEX128 = 15,
-  ONNXC_BFLOAT16 = 16
+  ONNXC_BFLOAT16 = 16, ONNXC_FLOAT8E4M3FN = 17, ONNXC_FLOAT8E4M3FNUZ = 18,
+  ONNXC_FLOAT8E5M2 = 19, ONNXC_FLOAT8E5M2FNUZ = 20, ONNXC_UINT4 = 21,
+  ONNXC_INT4 = 22, ONNXC_FLOAT4E2M1 = 23, ONNXC_FLOAT8E8M0 = 24,
+  ONNXC_UINT2 = 25, ONNXC_INT2 = 26
 };
 
 typedef struct onnxc_tensor {

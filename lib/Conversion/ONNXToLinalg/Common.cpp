@@ -14,6 +14,7 @@ using namespace mlir::onnxc;
 ONNXToLinalgTypeConverter::ONNXToLinalgTypeConverter() {
   addConversion([](Type t) { return t; });
   addConversion([](IntegerType t) -> Type { return toSignless(t); });
+  addConversion([](FloatType t) -> Type { return toSignless(t); });
   addConversion([](RankedTensorType t) -> Type {
     return t.clone(toSignless(t.getElementType()));
   });
@@ -30,6 +31,8 @@ ONNXToLinalgTypeConverter::ONNXToLinalgTypeConverter() {
 }
 
 Type mlir::onnxc::toSignless(Type t) {
+  if (isNarrowFloat(t) || isNarrowInteger(t))
+    return IntegerType::get(t.getContext(), 8);
   if (auto i = dyn_cast<IntegerType>(t))
     if (!i.isSignless())
       return IntegerType::get(t.getContext(), i.getWidth());
@@ -224,9 +227,12 @@ Value mlir::onnxc::createScalarConstant(OpBuilder &b, Location loc, Type type,
 }
 
 Value mlir::onnxc::castScalar(OpBuilder &b, Location loc, Value v, Type from,
-                              Type to) {
+                              Type to, const CastOptions &options) {
   if (from == to)
     return v;
+  if (isNarrowFloat(from) || isNarrowInteger(from) || isNarrowFloat(to) ||
+      isNarrowInteger(to))
+    return castNarrowScalar(b, loc, v, from, to, options);
   Type dst = toSignless(to);
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
   bool fromBool = from.isInteger(1), toBool = to.isInteger(1);

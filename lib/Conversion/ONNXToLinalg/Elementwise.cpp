@@ -621,13 +621,17 @@ void mlir::onnxc::populateElementwisePatterns(const TypeConverter &converter,
   });
   add<ONNXCastOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
                                   Operation *op) {
+    auto castOp = cast<ONNXCastOp>(op);
     return castScalar(b, l, a[0], elemOf(op),
-                      getONNXElementType(op->getResult(0)));
+                      getONNXElementType(op->getResult(0)),
+                      {castOp.getSaturate() != 0, castOp.getRoundMode()});
   });
   add<ONNXCastLikeOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
                                       Operation *op) {
+    auto castOp = cast<ONNXCastLikeOp>(op);
     return castScalar(b, l, a[0], elemOf(op),
-                      getONNXElementType(op->getResult(0)));
+                      getONNXElementType(op->getResult(0)),
+                      {castOp.getSaturate() != 0, castOp.getRoundMode()});
   }, Types::NoString, /*numOperands=*/1);
   patterns.add<DropoutLowering, IdentityLowering<ONNXIdentityOp>>(
       converter, patterns.getContext());

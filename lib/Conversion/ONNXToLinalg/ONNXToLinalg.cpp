@@ -106,7 +106,21 @@ public:
     if (!type || isa<StringType, ComplexType>(type.getElementType()))
       return rewriter.notifyMatchFailure(op, "unsupported element type");
     TypedAttr attr;
-    if (auto dense = dyn_cast<DenseElementsAttr>(value))
+    Type elem = value.getElementType();
+    auto dense = dyn_cast<DenseElementsAttr>(value);
+    if (dense && (isNarrowFloat(elem) || isNarrowInteger(elem))) {
+      // Held in i8: the bits of a float, an integer extended.
+      bool isSigned = isNarrowInteger(elem) && !elem.isUnsignedInteger();
+      auto widen = [&](const APInt &bits) {
+        return isSigned ? bits.sext(8) : bits.zext(8);
+      };
+      attr = isa<FloatType>(elem)
+                 ? dense.mapValues(type.getElementType(),
+                                   [&](const APFloat &f) {
+                                     return widen(f.bitcastToAPInt());
+                                   })
+                 : dense.mapValues(type.getElementType(), widen);
+    } else if (dense)
       attr = type == dense.getType() ? dense
                                      : dense.bitcast(type.getElementType());
     else if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))

@@ -1,8 +1,11 @@
 //===- Quantization.cpp - QuantizeLinear, DequantizeLinear -> linalg ------===//
 //
 // Both are elementwise over x with a scale and an optional zero point that
-// are scalars (per tensor) or 1-D along `axis` (per axis); per-axis ones are
-// reshaped to broadcast along that axis.
+// are scalars (per tensor), 1-D along `axis` (per axis; reshaped to
+// broadcast along that axis) or of x's rank with `axis` divided into blocks
+// of `block_size` (blocked; expanded to x's shape). The quantized side may be
+// any integer type (int2 .. int16, unsigned too) or a float8/float4 type
+// (no rounding to integers; Cast's saturate rules).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,13 +38,58 @@ FailureOr<Value> alignToAxis(OpBuilder &b, Location loc, Value v, int64_t rank,
       .getResult();
 }
 
-/// round-half-to-even(x / scale) + zp, saturated to the range of `outType`.
+/// A blocked scale or zero point `v` (x's rank; dim `axis` has one entry
+/// per `blockSize` elements of x) repeated to x's shape.
+FailureOr<Value> expandBlocks(OpBuilder &b, Location loc, Value v, Value x,
+                              int64_t axis, int64_t blockSize) {
+  auto type = cast<RankedTensorType>(v.getType());
+  auto xType = cast<RankedTensorType>(x.getType());
+  int64_t rank = xType.getRank();
+  if (type.getRank() != rank || blockSize <= 0)
+    return failure();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < rank; ++i)
+    exprs.push_back(i == axis ? b.getAffineDimExpr(i).floorDiv(blockSize)
+                              : b.getAffineDimExpr(i));
+  auto outType = xType.clone(type.getElementType());
+  Value init = createEmpty(b, loc, outType, getDims(b, loc, x));
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, exprs, b.getContext()),
+                                 b.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, outType, ValueRange{v}, ValueRange{init}, maps, iterators,
+             [](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, args[0]);
+             })
+      .getResult(0);
+}
+
+/// A scale or zero point shaped to broadcast against x.
+FailureOr<Value> alignParam(OpBuilder &b, Location loc, Value v, Value x,
+                            int64_t axis, int64_t blockSize) {
+  if (blockSize > 0)
+    return expandBlocks(b, loc, v, x, axis, blockSize);
+  return alignToAxis(b, loc, v, cast<RankedTensorType>(x.getType()).getRank(),
+                     axis);
+}
+
+/// x / scale + zp, rounded half to even and saturated to the range of an
+/// integer `outType`; for a float8/float4 `outType`, cast as Cast does.
 Value quantizeScalar(OpBuilder &b, Location loc, Value x, Value scale,
-                     Value zp, Type xType, Type outType) {
+                     Value zp, Type xType, Type scaleType, Type outType,
+                     const CastOptions &options) {
   Type f32 = b.getF32Type();
   Value xf = castScalar(b, loc, x, xType, f32);
-  Value q = math::RoundEvenOp::create(
-      b, loc, arith::DivFOp::create(b, loc, xf, scale));
+  Value div = arith::DivFOp::create(b, loc, xf,
+                                    castScalar(b, loc, scale, scaleType, f32));
+  if (isa<FloatType>(outType)) {
+    if (zp)
+      div = arith::AddFOp::create(b, loc, div,
+                                  castScalar(b, loc, zp, outType, f32));
+    return castScalar(b, loc, div, f32, outType, options);
+  }
+  Value q = math::RoundEvenOp::create(b, loc, div);
   if (zp)
     q = arith::AddFOp::create(b, loc, q, castScalar(b, loc, zp, outType, f32));
   auto width = outType.getIntOrFloatBitWidth();
@@ -65,29 +113,34 @@ public:
     if (!resultType || !xType)
       return rewriter.notifyMatchFailure(op, "needs ranked types");
     Type outElem = getONNXElementType(op.getY());
-    if (!isa<IntegerType>(outElem))
-      return rewriter.notifyMatchFailure(op, "non-integer output");
+    if (!isa<IntegerType>(outElem) && !isNarrowFloat(outElem))
+      return rewriter.notifyMatchFailure(op, "output type");
     Location loc = op.getLoc();
     int64_t rank = xType.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
+    int64_t blockSize = op.getBlockSize();
     SmallVector<Value> operands = {adaptor.getX()};
-    auto scale = alignToAxis(rewriter, loc, adaptor.getYScale(), rank, axis);
+    auto scale = alignParam(rewriter, loc, adaptor.getYScale(), adaptor.getX(),
+                            axis, blockSize);
     if (failed(scale))
-      return rewriter.notifyMatchFailure(op, "scale of rank > 1");
+      return rewriter.notifyMatchFailure(op, "scale shape");
     operands.push_back(*scale);
     if (Value zp = adaptor.getYZeroPoint()) {
-      auto aligned = alignToAxis(rewriter, loc, zp, rank, axis);
+      auto aligned = alignParam(rewriter, loc, zp, adaptor.getX(), axis,
+                                blockSize);
       if (failed(aligned))
-        return rewriter.notifyMatchFailure(op, "zero point of rank > 1");
+        return rewriter.notifyMatchFailure(op, "zero point shape");
       operands.push_back(*aligned);
     }
     Type xElem = xType.getElementType();
+    Type scaleElem = getONNXElementType(op.getYScale());
+    CastOptions options{op.getSaturate() != 0, "up"};
     Value result = buildElementwise(
         rewriter, loc, operands, resultType,
         [&](OpBuilder &b, Location l, ValueRange args) {
           return quantizeScalar(b, l, args[0], args[1],
                                 args.size() > 2 ? args[2] : Value(), xElem,
-                                outElem);
+                                scaleElem, outElem, options);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -108,18 +161,23 @@ public:
     Location loc = op.getLoc();
     int64_t rank = xType.getRank();
     int64_t axis = normalizeAxis(op.getAxis(), rank);
+    int64_t blockSize = op.getBlockSize();
     SmallVector<Value> operands = {adaptor.getX()};
-    auto scale = alignToAxis(rewriter, loc, adaptor.getXScale(), rank, axis);
+    auto scale = alignParam(rewriter, loc, adaptor.getXScale(), adaptor.getX(),
+                            axis, blockSize);
     if (failed(scale))
-      return rewriter.notifyMatchFailure(op, "scale of rank > 1");
+      return rewriter.notifyMatchFailure(op, "scale shape");
     operands.push_back(*scale);
     if (Value zp = adaptor.getXZeroPoint()) {
-      auto aligned = alignToAxis(rewriter, loc, zp, rank, axis);
+      auto aligned = alignParam(rewriter, loc, zp, adaptor.getX(), axis,
+                                blockSize);
       if (failed(aligned))
-        return rewriter.notifyMatchFailure(op, "zero point of rank > 1");
+        return rewriter.notifyMatchFailure(op, "zero point shape");
       operands.push_back(*aligned);
     }
     Type xElem = xType.getElementType();
+    Type scaleElem = getONNXElementType(op.getXScale());
+    Type outElem = getONNXElementType(op.getY());
     Type f32 = rewriter.getF32Type();
     Value result = buildElementwise(
         rewriter, loc, operands, resultType,
@@ -128,7 +186,9 @@ public:
           if (args.size() > 2)
             x = arith::SubFOp::create(b, l, x,
                                       castScalar(b, l, args[2], xElem, f32));
-          return arith::MulFOp::create(b, l, x, args[1]);
+          Value y = arith::MulFOp::create(
+              b, l, x, castScalar(b, l, args[1], scaleElem, f32));
+          return castScalar(b, l, y, f32, outElem);
         });
     rewriter.replaceOp(op, result);
     return success();

@@ -30,3 +30,33 @@ func.func @dequantize_axis(%x: tensor<2x3x4xi8>, %s: tensor<3xf32>, %z: tensor<3
   %0 = "onnx.DequantizeLinear"(%x, %s, %z) <{axis = 1 : i64}> : (tensor<2x3x4xi8>, tensor<3xf32>, tensor<3xi8>) -> tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
 }
+
+// -----
+
+// Blocked DequantizeLinear (block_size 2 along axis 1): the scale is
+// repeated to x's shape through a floordiv map, then the usual body.
+// CHECK: #[[BLOCK:map[0-9]*]] = affine_map<(d0, d1) -> (d0, d1 floordiv 2)>
+// CHECK-LABEL: func.func @dequantize_blocked
+// CHECK: linalg.generic {indexing_maps = [#[[BLOCK]], #{{.*}}]{{.*}} ins(%{{.*}} : tensor<2x2xf32>) outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK: linalg.generic
+// CHECK: arith.sitofp %{{.*}} : i8 to f32
+// CHECK: arith.mulf
+func.func @dequantize_blocked(%x: tensor<2x4xi4>, %s: tensor<2x2xf32>) -> tensor<2x4xf32> {
+  %0 = "onnx.DequantizeLinear"(%x, %s) <{axis = 1 : i64, block_size = 2 : i64}> : (tensor<2x4xi4>, tensor<2x2xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// QuantizeLinear to float8: no rounding to integers or clamping; Cast's
+// encoding with saturate.
+// CHECK-LABEL: func.func @quantize_f8
+// CHECK: arith.divf
+// CHECK-NOT: arith.maximumf
+// CHECK: math.roundeven
+// CHECK: arith.trunci %{{.*}} : i32 to i8
+// CHECK: -> tensor<4xi8>
+func.func @quantize_f8(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<f8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %0 = "onnx.QuantizeLinear"(%x, %s, %z) : (tensor<4xf32>, tensor<f32>, tensor<f8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return %0 : tensor<4xf8E4M3FN>
+}

@@ -179,7 +179,7 @@ func.func @training(%r: tensor<f32>, %t: tensor<i64>, %x: tensor<3xf32>, %g: ten
 // -----
 
 // CHECK-LABEL: func.func @attributes
-// CHECK: "onnx.Cast"(%{{.*}}) <{to = 7 : i64}> : (tensor<2xf32>) -> tensor<2xi64>
+// CHECK: "onnx.Cast"(%{{.*}}) <{round_mode = "up", saturate = 1 : i64, to = 7 : i64}> : (tensor<2xf32>) -> tensor<2xi64>
 // CHECK: "onnx.Conv"(%{{.*}}, %{{.*}}) <{auto_pad = "NOTSET", group = 1 : i64, kernel_shape = [3, 3], pads = [1, 1, 1, 1], strides = [2, 2]}> : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x4x4xf32>
 func.func @attributes(%x: tensor<2xf32>, %i: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> (tensor<2xi64>, tensor<1x4x4x4xf32>) {
   %0 = "onnx.Cast"(%x) <{to = 7 : i64}> : (tensor<2xf32>) -> tensor<2xi64>

@@ -71,7 +71,10 @@ inline bool isUnsignedInteger(Type t) { return t.isUnsignedInteger(); }
 /// True for float types (f16, bf16, f32, f64, ...).
 inline bool isFloat(Type t) { return isa<FloatType>(t); }
 
-/// The signless form of an ONNX element type.
+/// The element type the lowered code holds an ONNX element type in: the
+/// signless form of integers; i8 for the float8 and float4 types (their
+/// bits) and the sub-byte integers (sign- or zero-extended), see
+/// NarrowTypes.cpp.
 Type toSignless(Type elementType);
 
 /// The converted, ranked result type of `op`'s result `i`, or null.
@@ -114,9 +117,30 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange operands,
 /// A scalar constant of the given (signless) element type.
 Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
 
+/// ONNX Cast's attributes for results of the float8 types.
+struct CastOptions {
+  /// Out-of-range values become the largest finite value (else inf or NaN).
+  bool saturate = true;
+  /// float8e8m0 results: "up", "down" or "nearest".
+  StringRef roundMode = "up";
+};
+
 /// Converts a scalar from ONNX element type `from` to `to` with the
 /// semantics of ONNX Cast (values are signless; signedness from the types).
-Value castScalar(OpBuilder &b, Location loc, Value v, Type from, Type to);
+Value castScalar(OpBuilder &b, Location loc, Value v, Type from, Type to,
+                 const CastOptions &options = {});
+
+//===----------------------------------------------------------------------===//
+// Narrow element types (NarrowTypes.cpp)
+//===----------------------------------------------------------------------===//
+
+/// float8 (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0) and float4e2m1.
+bool isNarrowFloat(Type t);
+/// int4, uint4, int2, uint2.
+bool isNarrowInteger(Type t);
+/// castScalar where `from` or `to` is narrow (held in an i8).
+Value castNarrowScalar(OpBuilder &b, Location loc, Value v, Type from,
+                       Type to, const CastOptions &options);
 
 /// Reads an integer list from a constant operand (onnx.Constant or
 /// arith.constant). Returns failure when the value is not constant.

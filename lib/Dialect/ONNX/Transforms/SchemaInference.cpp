@@ -221,15 +221,70 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
       return registry->GetSchema("Split", 13, "");
     if (name == "Range")
       return registry->GetSchema("Range", 11, "");
+    // Versions that only widened the types of their opset-17 version.
+    if (info.inferenceVersion)
+      return registry->GetSchema(info.onnxName, info.inferenceVersion, "");
     return nullptr;
   }
   return registry->GetSchema(info.onnxName, info.sinceVersion, info.domain);
+}
+
+/// The type of a result with `like`'s shape and element type `elementType`.
+Type withElementType(Type like, Type elementType) {
+  if (!elementType)
+    return nullptr;
+  if (auto ranked = dyn_cast<RankedTensorType>(like))
+    return ranked.clone(elementType);
+  return UnrankedTensorType::get(elementType);
+}
+
+/// The element type an ONNX data type attribute names; null for 0 or one the
+/// dialect has no type for.
+Type elementTypeOf(MLIRContext *ctx, int64_t dataType) {
+  return dataType ? convertONNXElementType(ctx, int32_t(dataType)) : Type();
+}
+
+/// Conversions whose result is the input's shape with an element type the
+/// op names (Cast, CastLike) or derives (QuantizeLinear, DequantizeLinear).
+/// Their versions after opset 17 name types (float8, int4, ...) libonnx 1.12
+/// cannot express. Nothing when `op` is not one of them.
+std::optional<SmallVector<Type>> inferConversion(Operation *op) {
+  MLIRContext *ctx = op->getContext();
+  if (auto cast = dyn_cast<ONNXCastOp>(op))
+    return SmallVector<Type>{withElementType(
+        cast.getInput().getType(), elementTypeOf(ctx, cast.getTo()))};
+  if (auto cast = dyn_cast<ONNXCastLikeOp>(op))
+    return SmallVector<Type>{withElementType(
+        cast.getInput().getType(),
+        getElementTypeOrSelf(cast.getTargetType().getType()))};
+  if (auto q = dyn_cast<ONNXQuantizeLinearOp>(op)) {
+    Type elem = elementTypeOf(ctx, q.getOutputDtype());
+    if (!elem && q.getYZeroPoint())
+      elem = getElementTypeOrSelf(q.getYZeroPoint().getType());
+    if (!elem)
+      elem = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+    return SmallVector<Type>{withElementType(q.getX().getType(), elem)};
+  }
+  if (auto dq = dyn_cast<ONNXDequantizeLinearOp>(op)) {
+    Type elem = elementTypeOf(ctx, dq.getOutputDtype());
+    if (!elem)
+      elem = getElementTypeOrSelf(dq.getXScale().getType());
+    return SmallVector<Type>{withElementType(dq.getX().getType(), elem)};
+  }
+  return std::nullopt;
 }
 
 } // namespace
 
 FailureOr<SmallVector<Type>>
 mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
+  if (std::optional<SmallVector<Type>> types = inferConversion(op)) {
+    if (llvm::any_of(*types, [](Type t) { return !t; })) {
+      error = "the element type it names is not supported";
+      return failure();
+    }
+    return *types;
+  }
   const ONNXOpInfo *info = lookupONNXOpInfo(op->getName().getStringRef());
   if (!info) {
     error = "no ONNX schema for " + op->getName().getStringRef().str();

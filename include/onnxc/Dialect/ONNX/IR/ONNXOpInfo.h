@@ -51,6 +51,10 @@ struct ONNXOpInfo {
   llvm::ArrayRef<ONNXAttrInfo> attrs;
   bool attrSizedOperands;
   bool attrSizedResults;
+  /// For an ai.onnx version newer than opset 17 whose changes since its
+  /// opset-17 version are only wider type constraints: that version, whose
+  /// libonnx 1.12 schema infers it. 0 otherwise.
+  int inferenceVersion;
 
   /// Names of the GRAPH attributes, in region order.
   llvm::SmallVector<llvm::StringRef> getRegionNames() const;

@@ -21,26 +21,26 @@ def ONNXAbsOp : ONNX_Op<"Abs", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$Y);
 }
 
-def ONNXAcosOp : ONNX_Op<"Acos", 7, [Pure]> {
-  let summary = "ONNX Acos operation (ai.onnx version 7)";
+def ONNXAcosOp : ONNX_Op<"Acos", 22, [Pure]> {
+  let summary = "ONNX Acos operation (ai.onnx version 22)";
   let description = [{
     Calculates the arccosine (inverse of cosine) of the given input tensor, element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXAcoshOp : ONNX_Op<"Acosh", 9, [Pure]> {
-  let summary = "ONNX Acosh operation (ai.onnx version 9)";
+def ONNXAcoshOp : ONNX_Op<"Acosh", 22, [Pure]> {
+  let summary = "ONNX Acosh operation (ai.onnx version 22)";
   let description = [{
     Calculates the hyperbolic arccosine of the given input tensor element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXAddOp : ONNX_Op<"Add", 14, [Pure]> {
@@ -114,48 +114,48 @@ def ONNXArgMinOp : ONNX_Op<"ArgMin", 13, [Pure]> {
     TensorOf<[I64]>:$reduced);
 }
 
-def ONNXAsinOp : ONNX_Op<"Asin", 7, [Pure]> {
-  let summary = "ONNX Asin operation (ai.onnx version 7)";
+def ONNXAsinOp : ONNX_Op<"Asin", 22, [Pure]> {
+  let summary = "ONNX Asin operation (ai.onnx version 22)";
   let description = [{
     Calculates the arcsine (inverse of sine) of the given input tensor, element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXAsinhOp : ONNX_Op<"Asinh", 9, [Pure]> {
-  let summary = "ONNX Asinh operation (ai.onnx version 9)";
+def ONNXAsinhOp : ONNX_Op<"Asinh", 22, [Pure]> {
+  let summary = "ONNX Asinh operation (ai.onnx version 22)";
   let description = [{
     Calculates the hyperbolic arcsine of the given input tensor element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXAtanOp : ONNX_Op<"Atan", 7, [Pure]> {
-  let summary = "ONNX Atan operation (ai.onnx version 7)";
+def ONNXAtanOp : ONNX_Op<"Atan", 22, [Pure]> {
+  let summary = "ONNX Atan operation (ai.onnx version 22)";
   let description = [{
     Calculates the arctangent (inverse of tangent) of the given input tensor, element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXAtanhOp : ONNX_Op<"Atanh", 9, [Pure]> {
-  let summary = "ONNX Atanh operation (ai.onnx version 9)";
+def ONNXAtanhOp : ONNX_Op<"Atanh", 22, [Pure]> {
+  let summary = "ONNX Atanh operation (ai.onnx version 22)";
   let description = [{
     Calculates the hyperbolic arctangent of the given input tensor element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXAveragePoolOp : ONNX_Op<"AveragePool", 11, [Pure]> {
@@ -266,8 +266,8 @@ def ONNXBatchNormalizationOp : ONNX_Op<"BatchNormalization", 15, [Pure, AttrSize
     Optional<TensorOf<[F16, F32, F64, BF16]>>:$running_var);
 }
 
-def ONNXBernoulliOp : ONNX_Op<"Bernoulli", 15, []> {
-  let summary = "ONNX Bernoulli operation (ai.onnx version 15)";
+def ONNXBernoulliOp : ONNX_Op<"Bernoulli", 22, []> {
+  let summary = "ONNX Bernoulli operation (ai.onnx version 22)";
   let description = [{
     Draws binary random numbers (0 or 1) from a Bernoulli distribution. The input tensor should be a tensor
     containing probabilities p (a value in the range [0,1]) to be used for drawing the binary random number,
@@ -277,35 +277,42 @@ def ONNXBernoulliOp : ONNX_Op<"Bernoulli", 15, []> {
     implementations (even if a seed is specified).
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    TensorOf<[BF16, F16, F32, F64]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16, UI8, UI16, UI32, UI64, I8, I16, I32, I64, I1]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>:$output);
 }
 
-def ONNXBitShiftOp : ONNX_Op<"BitShift", 11, [Pure]> {
-  let summary = "ONNX BitShift operation (ai.onnx version 11)";
+def ONNXBitShiftOp : ONNX_Op<"BitShift", 28, [Pure]> {
+  let summary = "ONNX BitShift operation (ai.onnx version 28)";
   let description = [{
     Bitwise shift operator performs element-wise operation. For each input element, if the
     attribute "direction" is "RIGHT", this operator moves its binary representation toward
-    the right side so that the input value is effectively decreased. If the attribute "direction"
-    is "LEFT", bits of binary representation moves toward the left side, which results the
-    increase of its actual value. The input X is the tensor to be shifted and another input
-    Y specifies the amounts of shifting. For example, if "direction" is "Right", X is [1, 4],
-    and S is [1, 1], the corresponding output Z would be [0, 2]. If "direction" is "LEFT" with
-    X=[1, 2] and S=[1, 2], the corresponding output Y would be [2, 8].
+    the right side. If the attribute "direction" is "LEFT", bits of binary representation
+    move toward the left side. The input X is the tensor to be shifted and another
+    input Y specifies the amounts of shifting. For example, if "direction" is
+    "RIGHT", X is [1, 4], and Y is [1, 1], the corresponding output Z would be
+    [0, 2]. If "direction" is "LEFT" with X=[1, 2] and Y=[1, 2], the corresponding
+    output Z would be [2, 8].
 
-    Because this operator supports Numpy-style broadcasting, X's and Y's shapes are
-    not necessarily identical.
+    For a signed T the right shift is an arithmetic shift (sign-extending). The
+    vacated high bits are filled with copies of the sign bit, so a negative X stays
+    negative. For a signed T a left shift can move bits into and past the sign bit,
+    and bits shifted past the sign bit are discarded.
+
+    If Y is negative, or is greater than or equal to the number of bits of T, then
+    the result is whatever the sign bit extension alone produces: -1 for a right
+    shift on a negative X, where the fill is a sign bit of 1, and 0 in every other
+    case.
     This operator supports **multidirectional (i.e., Numpy-style) broadcasting**; for more details please check [the doc](Broadcasting.md).
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64]>:$X,
-    TensorOf<[UI8, UI16, UI32, UI64]>:$Y,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$X,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$Y,
     StrAttr:$direction);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64]>:$Z);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64]>:$Z);
 }
 
 def ONNXBitwiseAndOp : ONNX_Op<"BitwiseAnd", 18, [Pure]> {
@@ -377,8 +384,8 @@ def ONNXBlackmanWindowOp : ONNX_Op<"BlackmanWindow", 17, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
 }
 
-def ONNXCastOp : ONNX_Op<"Cast", 13, [Pure]> {
-  let summary = "ONNX Cast operation (ai.onnx version 13)";
+def ONNXCastOp : ONNX_Op<"Cast", 28, [Pure]> {
+  let summary = "ONNX Cast operation (ai.onnx version 28)";
   let description = [{
     The operator casts the elements of a given input tensor to a data type
     specified by the 'to' argument and returns an output tensor of the same size in
@@ -400,7 +407,8 @@ def ONNXCastOp : ONNX_Op<"Cast", 13, [Pure]> {
     For example, a 64-bit float 3.1415926459 may be round to a 32-bit float 3.141592. Similarly, converting
     an integer 36 to Boolean may produce 1 because we truncate bits which can't be stored in the targeted type.
 
-    In more detail, the conversion among numerical types should follow these rules:
+    In more detail, the conversion among numerical types should follow these rules
+    if the destination type is not a float 8 type.
 
     * Casting from floating point to:
       * floating point: +/- infinity if OOR (out of range).
@@ -415,26 +423,76 @@ def ONNXCastOp : ONNX_Op<"Cast", 13, [Pure]> {
       * floating point: `{1.0, 0.0}`.
       * fixed point: `{1, 0}`.
       * bool: no change.
+
+    Float 8 types (E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ) were introduced to speed up the training of
+    deep models. By default the conversion of a float *x* obeys
+    to the following rules. `[x]` means the value rounded to
+    the target mantissa width.
+
+    | x                 | E4M3FN   | E4M3FNUZ | E5M2     | E5M2FNUZ |
+    | ----------------- | -------- | -------- | -------- | -------- |
+    | 0                 | 0        | 0        | 0        | 0        |
+    | -0                | -0       | 0        | -0       | 0        |
+    | NaN               | NaN      | NaN      | NaN      | NaN      |
+    | Inf               | FLT_MAX  | FLT_MAX  | FLT_MAX  | FLT_MAX  |
+    | -Inf              | -FLT_MAX | -FLT_MAX | -FLT_MAX | -FLT_MAX |
+    | \[x\] > FLT_MAX   | FLT_MAX  | FLT_MAX  | FLT_MAX  | FLT_MAX  |
+    | \[x\] \< -FLT_MAX | -FLT_MAX | -FLT_MAX | -FLT_MAX | -FLT_MAX |
+    | else              | RNE      | RNE      | RNE      | RNE      |
+
+    The behavior changes if the parameter 'saturate' is set to False.
+    The rules then become:
+
+    | x                 | E4M3FN | E4M3FNUZ | E5M2 | E5M2FNUZ |
+    | ----------------- | ------ | -------- | ---- | -------- |
+    | 0                 | 0      | 0        | 0    | 0        |
+    | -0                | -0     | 0        | -0   | 0        |
+    | NaN               | NaN    | NaN      | NaN  | NaN      |
+    | -NaN              | -NaN   | NaN      | -NaN | NaN      |
+    | Inf               | NaN    | NaN      | Inf  | NaN      |
+    | -Inf              | -NaN   | NaN      | -Inf | NaN      |
+    | \[x\] > FLT_MAX   | NaN    | NaN      | Inf  | NaN      |
+    | \[x\] \< -FLT_MAX | NaN    | NaN      | -Inf | NaN      |
+    | else              | RNE    | RNE      | RNE  | RNE      |
+
+    FLOAT8E8M0 type was introduced to enable [Microscaling (MX) formats](https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf).
+    When casting to FLOAT8E8M0, the rounding behavior can be specified using the `round_mode` and `saturate` attributes.
+    The current CUDA behavior is to round up and saturate. Casting negative values to FLOAT8E8M0 gives undefined behavior.
+    The following table describes the casting behavior of special values to FLOAT8E8M0 in the two most common cases.
+
+    | x                 | saturate + up | non-saturate + nearest |
+    | ----------------- | ------------- | ---------------------  |
+    | 0                 | 0             | NaN                    |
+    | -0                | Unspecified   | Unspecified            |
+    | NaN               | NaN           | NaN                    |
+    | Inf               | E8M0_MAX      | NaN                    |
+    | x > E8M0_MAX      | E8M0_MAX      | NaN                    |
+    | x < E8M0_MIN      | E8M0_MIN      | NaN                    |
+    | x < 0             | Unspecified   | Unspecified            |
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>:$input,
+    DefaultValuedStrAttr<StrAttr, "up">:$round_mode,
+    DefaultValuedAttr<I64Attr, "1">:$saturate,
     I64Attr:$to);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>:$output);
 }
 
-def ONNXCastLikeOp : ONNX_Op<"CastLike", 15, [Pure]> {
-  let summary = "ONNX CastLike operation (ai.onnx version 15)";
+def ONNXCastLikeOp : ONNX_Op<"CastLike", 25, [Pure]> {
+  let summary = "ONNX CastLike operation (ai.onnx version 25)";
   let description = [{
     The operator casts the elements of a given input tensor (the first input) to
     the same data type as the elements of the second input tensor.
     See documentation of the Cast operator for further details.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$input,
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$target_type);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$target_type,
+    DefaultValuedStrAttr<StrAttr, "up">:$round_mode,
+    DefaultValuedAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1, ONNX_String, BF16]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
 }
 
 def ONNXCeilOp : ONNX_Op<"Ceil", 13, [Pure]> {
@@ -450,8 +508,8 @@ def ONNXCeilOp : ONNX_Op<"Ceil", 13, [Pure]> {
     TensorOf<[F16, F32, F64, BF16]>:$Y);
 }
 
-def ONNXCeluOp : ONNX_Op<"Celu", 12, [Pure]> {
-  let summary = "ONNX Celu operation (ai.onnx version 12)";
+def ONNXCeluOp : ONNX_Op<"Celu", 28, [Pure]> {
+  let summary = "ONNX Celu operation (ai.onnx version 28)";
   let description = [{
     Continuously Differentiable Exponential Linear Units:
     Perform the linear unit element-wise on the input tensor X
@@ -462,10 +520,10 @@ def ONNXCeluOp : ONNX_Op<"Celu", 12, [Pure]> {
     ```
   }];
   let arguments = (ins
-    TensorOf<[F32]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     DefaultValuedAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[F32]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXClipOp : ONNX_Op<"Clip", 13, [Pure, AttrSizedOperandSegments]> {
@@ -485,19 +543,19 @@ def ONNXClipOp : ONNX_Op<"Clip", 13, [Pure, AttrSizedOperandSegments]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
 }
 
-def ONNXCompressOp : ONNX_Op<"Compress", 11, [Pure]> {
-  let summary = "ONNX Compress operation (ai.onnx version 11)";
+def ONNXCompressOp : ONNX_Op<"Compress", 28, [Pure]> {
+  let summary = "ONNX Compress operation (ai.onnx version 28)";
   let description = [{
     Selects slices from an input tensor along a given axis where condition evaluates to True for each axis index.
         In case axis is not provided, input is flattened before elements are selected.
         Compress behaves like numpy.compress: https://docs.scipy.org/doc/numpy/reference/generated/numpy.compress.html
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
     TensorOf<[I1]>:$condition,
     OptionalAttr<I64Attr>:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
 def ONNXConcatOp : ONNX_Op<"Concat", 13, [Pure]> {
@@ -528,8 +586,8 @@ def ONNXConcatFromSequenceOp : ONNX_Op<"ConcatFromSequence", 11, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$concat_result);
 }
 
-def ONNXConstantOp : ONNX_Op<"Constant", 13, [Pure, ConstantLike]> {
-  let summary = "ONNX Constant operation (ai.onnx version 13)";
+def ONNXConstantOp : ONNX_Op<"Constant", 25, [Pure, ConstantLike]> {
+  let summary = "ONNX Constant operation (ai.onnx version 25)";
   let description = [{
     This operator produces a constant tensor. Exactly one of the provided attributes, either value, sparse_value,
     or value_* must be specified.
@@ -544,13 +602,13 @@ def ONNXConstantOp : ONNX_Op<"Constant", 13, [Pure, ConstantLike]> {
     OptionalAttr<StrAttr>:$value_string,
     OptionalAttr<StrArrayAttr>:$value_strings);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
   let hasVerifier = 1;
   let hasFolder = 1;
 }
 
-def ONNXConstantOfShapeOp : ONNX_Op<"ConstantOfShape", 9, [Pure]> {
-  let summary = "ONNX ConstantOfShape operation (ai.onnx version 9)";
+def ONNXConstantOfShapeOp : ONNX_Op<"ConstantOfShape", 25, [Pure]> {
+  let summary = "ONNX ConstantOfShape operation (ai.onnx version 25)";
   let description = [{
     Generate a tensor with given value and shape.
   }];
@@ -558,19 +616,19 @@ def ONNXConstantOfShapeOp : ONNX_Op<"ConstantOfShape", 9, [Pure]> {
     TensorOf<[I64]>:$input,
     OptionalAttr<ElementsAttr>:$value);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$output);
+    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, UI<4>, I<4>, I1, BF16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
 }
 
-def ONNXConvOp : ONNX_Op<"Conv", 11, [Pure]> {
-  let summary = "ONNX Conv operation (ai.onnx version 11)";
+def ONNXConvOp : ONNX_Op<"Conv", 22, [Pure]> {
+  let summary = "ONNX Conv operation (ai.onnx version 22)";
   let description = [{
     The convolution operator consumes an input tensor and a filter, and
     computes the output.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$W,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
     DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
     OptionalAttr<I64ArrayAttr>:$dilations,
     DefaultValuedAttr<I64Attr, "1">:$group,
@@ -578,7 +636,7 @@ def ONNXConvOp : ONNX_Op<"Conv", 11, [Pure]> {
     OptionalAttr<I64ArrayAttr>:$pads,
     OptionalAttr<I64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXConvIntegerOp : ONNX_Op<"ConvInteger", 10, [Pure, AttrSizedOperandSegments]> {
@@ -602,8 +660,8 @@ def ONNXConvIntegerOp : ONNX_Op<"ConvInteger", 10, [Pure, AttrSizedOperandSegmen
     TensorOf<[I32]>:$y);
 }
 
-def ONNXConvTransposeOp : ONNX_Op<"ConvTranspose", 11, [Pure]> {
-  let summary = "ONNX ConvTranspose operation (ai.onnx version 11)";
+def ONNXConvTransposeOp : ONNX_Op<"ConvTranspose", 22, [Pure]> {
+  let summary = "ONNX ConvTranspose operation (ai.onnx version 22)";
   let description = [{
     The convolution transpose operator consumes an input tensor and a filter,
     and computes the output.
@@ -619,9 +677,9 @@ def ONNXConvTransposeOp : ONNX_Op<"ConvTranspose", 11, [Pure]> {
       Else: pads[start_i] = total_padding[i] - (total_padding[i]/2); pads[end_i] = (total_padding[i]/2).
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$W,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
     DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
     OptionalAttr<I64ArrayAttr>:$dilations,
     DefaultValuedAttr<I64Attr, "1">:$group,
@@ -631,29 +689,29 @@ def ONNXConvTransposeOp : ONNX_Op<"ConvTranspose", 11, [Pure]> {
     OptionalAttr<I64ArrayAttr>:$pads,
     OptionalAttr<I64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXCosOp : ONNX_Op<"Cos", 7, [Pure]> {
-  let summary = "ONNX Cos operation (ai.onnx version 7)";
+def ONNXCosOp : ONNX_Op<"Cos", 22, [Pure]> {
+  let summary = "ONNX Cos operation (ai.onnx version 22)";
   let description = [{
     Calculates the cosine of the given input tensor, element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXCoshOp : ONNX_Op<"Cosh", 9, [Pure]> {
-  let summary = "ONNX Cosh operation (ai.onnx version 9)";
+def ONNXCoshOp : ONNX_Op<"Cosh", 22, [Pure]> {
+  let summary = "ONNX Cosh operation (ai.onnx version 22)";
   let description = [{
     Calculates the hyperbolic cosine of the given input tensor element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXCumProdOp : ONNX_Op<"CumProd", 26, [Pure]> {
@@ -735,8 +793,8 @@ def ONNXDFTOp : ONNX_Op<"DFT", 17, [Pure]> {
     TensorOf<[F16, F32, F64, BF16]>:$output);
 }
 
-def ONNXDepthToSpaceOp : ONNX_Op<"DepthToSpace", 13, [Pure]> {
-  let summary = "ONNX DepthToSpace operation (ai.onnx version 13)";
+def ONNXDepthToSpaceOp : ONNX_Op<"DepthToSpace", 28, [Pure]> {
+  let summary = "ONNX DepthToSpace operation (ai.onnx version 28)";
   let description = [{
     DepthToSpace rearranges (permutes) data from depth into blocks of spatial data.
     This is the reverse transformation of SpaceToDepth. More specifically, this op outputs a copy of
@@ -770,26 +828,34 @@ def ONNXDepthToSpaceOp : ONNX_Op<"DepthToSpace", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXDequantizeLinearOp : ONNX_Op<"DequantizeLinear", 13, [Pure]> {
-  let summary = "ONNX DequantizeLinear operation (ai.onnx version 13)";
+def ONNXDequantizeLinearOp : ONNX_Op<"DequantizeLinear", 28, [Pure]> {
+  let summary = "ONNX DequantizeLinear operation (ai.onnx version 28)";
   let description = [{
-    The linear dequantization operator. It consumes a quantized tensor, a scale, and a zero point to compute the full precision tensor.
-    The dequantization formula is `y = (x - x_zero_point) * x_scale`. `x_scale` and `x_zero_point` must have same shape, and can be either a scalar
-    for per-tensor / per layer quantization, or a 1-D tensor for per-axis quantization.
-    `x_zero_point` and `x` must have same type. `x` and `y` must have same shape. In the case of dequantizing int32,
-    there's no zero point (zero point is supposed to be 0).
+    The linear dequantization operator. It consumes a quantized tensor, a scale, and a zero point to compute the
+    full-precision tensor. The dequantization formula is `y = (x - x_zero_point) * x_scale`. `x_scale` and `x_zero_point`
+    must have the same shape, determining the quantization's granularity: a scalar for per-tensor/per-layer quantization,
+    a 1-D tensor for per-axis quantization, or have a rank identical to the input for blocked quantization.
+    See QuantizeLinear for details on quantization granularity.
+
+    `x_zero_point` and `x` must have the same type. `x` and `y` must have the same shape. In the case of dequantizing
+    `int32`, there's no zero point (zero point is supposed to be 0).
+    `zero-point` is usually not used in the case of float8 and 4-bit types quantization, but the dequantization formula remains the same
+    for consistency. The output type is determined by the attribute `output_dtype`. If `output_dtype` is not supplied then the output type
+    is the same as `x_scale`. The output type also determines the precision of the multiplication operation.
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8, I32]>:$x,
-    TensorOf<[F32]>:$x_scale,
-    Optional<TensorOf<[I8, UI8, I32]>>:$x_zero_point,
-    DefaultValuedAttr<I64Attr, "1">:$axis);
+    TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>:$x,
+    TensorOf<[F32, F16, BF16, F8E8M0FNU]>:$x_scale,
+    Optional<TensorOf<[I8, UI8, I16, UI16, I32, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>>:$x_zero_point,
+    DefaultValuedAttr<I64Attr, "1">:$axis,
+    DefaultValuedAttr<I64Attr, "0">:$block_size,
+    DefaultValuedAttr<I64Attr, "0">:$output_dtype);
   let results = (outs
-    TensorOf<[F32]>:$y);
+    TensorOf<[F32, F16, BF16]>:$y);
 }
 
-def ONNXDetOp : ONNX_Op<"Det", 11, [Pure]> {
-  let summary = "ONNX Det operation (ai.onnx version 11)";
+def ONNXDetOp : ONNX_Op<"Det", 22, [Pure]> {
+  let summary = "ONNX Det operation (ai.onnx version 22)";
   let description = [{
     Det calculates determinant of a square matrix or batches of square matrices.
     Det takes one input tensor of shape `[*, M, M]`, where `*` is zero or more batch dimensions,
@@ -798,9 +864,9 @@ def ONNXDetOp : ONNX_Op<"Det", 11, [Pure]> {
     e.g., When the input is 2-D, the output is a scalar(shape is empty: `[]`).
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    TensorOf<[BF16, F16, F32, F64]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXDivOp : ONNX_Op<"Div", 14, [Pure]> {
@@ -820,8 +886,8 @@ def ONNXDivOp : ONNX_Op<"Div", 14, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$C);
 }
 
-def ONNXDropoutOp : ONNX_Op<"Dropout", 13, [AttrSizedOperandSegments]> {
-  let summary = "ONNX Dropout operation (ai.onnx version 13)";
+def ONNXDropoutOp : ONNX_Op<"Dropout", 22, [AttrSizedOperandSegments]> {
+  let summary = "ONNX Dropout operation (ai.onnx version 22)";
   let description = [{
     Dropout takes an input floating-point tensor, an optional input ratio (floating-point scalar) and an optional input training_mode (boolean scalar). It produces two tensor outputs,
     output (floating-point tensor) and mask (optional `Tensor<bool>`). If `training_mode` is true then the output Y will be a random dropout;
@@ -837,12 +903,12 @@ def ONNXDropoutOp : ONNX_Op<"Dropout", 13, [AttrSizedOperandSegments]> {
     This operator has **optional** inputs/outputs. See [the doc](IR.md) for more details about the representation of optional arguments. An empty string may be used in the place of an actual argument's name to indicate a missing argument. Trailing optional arguments (those not followed by an argument that is present) may also be simply omitted.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$data,
-    Optional<TensorOf<[F16, F32, F64]>>:$ratio,
+    TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$data,
+    Optional<TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>>:$ratio,
     Optional<TensorOf<[I1]>>:$training_mode,
     OptionalAttr<I64Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output,
+    TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$output,
     Optional<TensorOf<[I1]>>:$mask);
 }
 
@@ -885,8 +951,8 @@ def ONNXDynamicQuantizeLinearOp : ONNX_Op<"DynamicQuantizeLinear", 11, [Pure]> {
     TensorOf<[UI8]>:$y_zero_point);
 }
 
-def ONNXEinsumOp : ONNX_Op<"Einsum", 12, [Pure]> {
-  let summary = "ONNX Einsum operation (ai.onnx version 12)";
+def ONNXEinsumOp : ONNX_Op<"Einsum", 28, [Pure]> {
+  let summary = "ONNX Einsum operation (ai.onnx version 28)";
   let description = [{
     An einsum of the form `term1, term2 -> output-term` produces an output tensor using the following equation
 
@@ -918,28 +984,28 @@ def ONNXEinsumOp : ONNX_Op<"Einsum", 12, [Pure]> {
     beginning of the output. The equation string may contain space (U+0020) character.
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>>:$Inputs,
+    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>>:$Inputs,
     StrAttr:$equation);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$Output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$Output);
 }
 
-def ONNXEluOp : ONNX_Op<"Elu", 6, [Pure]> {
-  let summary = "ONNX Elu operation (ai.onnx version 6)";
+def ONNXEluOp : ONNX_Op<"Elu", 22, [Pure]> {
+  let summary = "ONNX Elu operation (ai.onnx version 22)";
   let description = [{
     Elu takes one input data (Tensor<T>) and produces one output data
     (Tensor<T>) where the function `f(x) = alpha * (exp(x) - 1.) for x <
     0`, `f(x) = x for x >= 0`., is applied to the tensor elementwise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     DefaultValuedAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXEqualOp : ONNX_Op<"Equal", 13, [Pure]> {
-  let summary = "ONNX Equal operation (ai.onnx version 13)";
+def ONNXEqualOp : ONNX_Op<"Equal", 19, [Pure]> {
+  let summary = "ONNX Equal operation (ai.onnx version 19)";
   let description = [{
     Returns the tensor resulted from performing the `equal` logical operation
     elementwise on the input tensors `A` and `B` (with Numpy-style broadcasting support).
@@ -947,8 +1013,8 @@ def ONNXEqualOp : ONNX_Op<"Equal", 13, [Pure]> {
     This operator supports **multidirectional (i.e., Numpy-style) broadcasting**; for more details please check [the doc](Broadcasting.md).
   }];
   let arguments = (ins
-    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$A,
-    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$B);
+    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16, ONNX_String]>:$A,
+    TensorOf<[I1, UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16, ONNX_String]>:$B);
   let results = (outs
     TensorOf<[I1]>:$C);
 }
@@ -994,8 +1060,8 @@ def ONNXExpandOp : ONNX_Op<"Expand", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXEyeLikeOp : ONNX_Op<"EyeLike", 9, [Pure]> {
-  let summary = "ONNX EyeLike operation (ai.onnx version 9)";
+def ONNXEyeLikeOp : ONNX_Op<"EyeLike", 22, [Pure]> {
+  let summary = "ONNX EyeLike operation (ai.onnx version 22)";
   let description = [{
     Generate a 2D tensor (matrix) with ones on the diagonal and zeros everywhere else. Only 2D
     tensors are supported, i.e. input T1 must be of rank 2. The shape of the output tensor is the
@@ -1006,25 +1072,25 @@ def ONNXEyeLikeOp : ONNX_Op<"EyeLike", 9, [Pure]> {
     TensorProto message and be valid as an output type.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedAttr<I64Attr, "0">:$k);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, I16, I32, I64, UI8, UI16, UI32, UI64, I1]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>:$output);
 }
 
-def ONNXFlattenOp : ONNX_Op<"Flatten", 13, [Pure]> {
-  let summary = "ONNX Flatten operation (ai.onnx version 13)";
+def ONNXFlattenOp : ONNX_Op<"Flatten", 25, [Pure]> {
+  let summary = "ONNX Flatten operation (ai.onnx version 25)";
   let description = [{
     Flattens the input tensor into a 2D matrix. If input tensor has shape
     (d_0, d_1, ... d_n) then the output will have shape
     (d_0 X d_1 ... d_(axis-1), d_axis X d_(axis+1) ... X dn).
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$input,
     DefaultValuedAttr<I64Attr, "1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
 }
 
 def ONNXFloorOp : ONNX_Op<"Floor", 13, [Pure]> {
@@ -1040,8 +1106,8 @@ def ONNXFloorOp : ONNX_Op<"Floor", 13, [Pure]> {
     TensorOf<[F16, F32, F64, BF16]>:$Y);
 }
 
-def ONNXGRUOp : ONNX_Op<"GRU", 14, [Pure, AttrSizedOperandSegments, AttrSizedResultSegments]> {
-  let summary = "ONNX GRU operation (ai.onnx version 14)";
+def ONNXGRUOp : ONNX_Op<"GRU", 22, [Pure, AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "ONNX GRU operation (ai.onnx version 22)";
   let description = [{
     Computes an one-layer GRU. This operator is usually supported via some custom
     implementation such as CuDNN.
@@ -1092,12 +1158,12 @@ def ONNXGRUOp : ONNX_Op<"GRU", 14, [Pure, AttrSizedOperandSegments, AttrSizedRes
     This operator has **optional** inputs/outputs. See [the doc](IR.md) for more details about the representation of optional arguments. An empty string may be used in the place of an actual argument's name to indicate a missing argument. Trailing optional arguments (those not followed by an argument that is present) may also be simply omitted.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$W,
+    TensorOf<[BF16, F16, F32, F64]>:$R,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
     Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$initial_h,
     OptionalAttr<F32ArrayAttr>:$activation_alpha,
     OptionalAttr<F32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -1107,8 +1173,8 @@ def ONNXGRUOp : ONNX_Op<"GRU", 14, [Pure, AttrSizedOperandSegments, AttrSizedRes
     DefaultValuedAttr<I64Attr, "0">:$layout,
     DefaultValuedAttr<I64Attr, "0">:$linear_before_reset);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h);
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y_h);
 }
 
 def ONNXGatherOp : ONNX_Op<"Gather", 13, [Pure]> {
@@ -1390,44 +1456,44 @@ def ONNXGemmOp : ONNX_Op<"Gemm", 13, [Pure]> {
     TensorOf<[F16, F32, F64, UI32, UI64, I32, I64, BF16]>:$Y);
 }
 
-def ONNXGlobalAveragePoolOp : ONNX_Op<"GlobalAveragePool", 1, [Pure]> {
-  let summary = "ONNX GlobalAveragePool operation (ai.onnx version 1)";
+def ONNXGlobalAveragePoolOp : ONNX_Op<"GlobalAveragePool", 22, [Pure]> {
+  let summary = "ONNX GlobalAveragePool operation (ai.onnx version 22)";
   let description = [{
     GlobalAveragePool consumes an input tensor X and applies average pooling across
      the values in the same channel. This is equivalent to AveragePool with kernel size
      equal to the spatial dimension of input tensor.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    TensorOf<[BF16, F16, F32, F64]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXGlobalLpPoolOp : ONNX_Op<"GlobalLpPool", 2, [Pure]> {
-  let summary = "ONNX GlobalLpPool operation (ai.onnx version 2)";
+def ONNXGlobalLpPoolOp : ONNX_Op<"GlobalLpPool", 22, [Pure]> {
+  let summary = "ONNX GlobalLpPool operation (ai.onnx version 22)";
   let description = [{
     GlobalLpPool consumes an input tensor X and applies lp pool pooling across
      the values in the same channel. This is equivalent to LpPool with kernel size
      equal to the spatial dimension of input tensor.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     DefaultValuedAttr<I64Attr, "2">:$p);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXGlobalMaxPoolOp : ONNX_Op<"GlobalMaxPool", 1, [Pure]> {
-  let summary = "ONNX GlobalMaxPool operation (ai.onnx version 1)";
+def ONNXGlobalMaxPoolOp : ONNX_Op<"GlobalMaxPool", 22, [Pure]> {
+  let summary = "ONNX GlobalMaxPool operation (ai.onnx version 22)";
   let description = [{
     GlobalMaxPool consumes an input tensor X and applies max pooling across
      the values in the same channel. This is equivalent to MaxPool with kernel size
      equal to the spatial dimension of input tensor.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    TensorOf<[BF16, F16, F32, F64]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXGreaterOp : ONNX_Op<"Greater", 13, [Pure]> {
@@ -1513,32 +1579,32 @@ def ONNXHannWindowOp : ONNX_Op<"HannWindow", 17, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
 }
 
-def ONNXHardSigmoidOp : ONNX_Op<"HardSigmoid", 6, [Pure]> {
-  let summary = "ONNX HardSigmoid operation (ai.onnx version 6)";
+def ONNXHardSigmoidOp : ONNX_Op<"HardSigmoid", 22, [Pure]> {
+  let summary = "ONNX HardSigmoid operation (ai.onnx version 22)";
   let description = [{
     HardSigmoid takes one input data (Tensor<T>) and produces one output data
     (Tensor<T>) where the HardSigmoid function, y = max(0, min(1, alpha * x + beta)),
     is applied to the tensor elementwise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     DefaultValuedAttr<F32Attr, "0.2">:$alpha,
     DefaultValuedAttr<F32Attr, "0.5">:$beta);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXHardSwishOp : ONNX_Op<"HardSwish", 14, [Pure]> {
-  let summary = "ONNX HardSwish operation (ai.onnx version 14)";
+def ONNXHardSwishOp : ONNX_Op<"HardSwish", 22, [Pure]> {
+  let summary = "ONNX HardSwish operation (ai.onnx version 22)";
   let description = [{
     HardSwish takes one input data (Tensor<T>) and produces one output data (Tensor<T>) where
     the HardSwish function, y = x * max(0, min(1, alpha * x + beta)) = x * HardSigmoid<alpha, beta>(x),
     where alpha = 1/6 and beta = 0.5, is applied to the tensor elementwise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    TensorOf<[BF16, F16, F32, F64]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXHardmaxOp : ONNX_Op<"Hardmax", 13, [Pure]> {
@@ -1559,31 +1625,31 @@ def ONNXHardmaxOp : ONNX_Op<"Hardmax", 13, [Pure]> {
     TensorOf<[F16, F32, F64, BF16]>:$output);
 }
 
-def ONNXIdentityOp : ONNX_Op<"Identity", 16, [Pure]> {
-  let summary = "ONNX Identity operation (ai.onnx version 16)";
+def ONNXIdentityOp : ONNX_Op<"Identity", 25, [Pure]> {
+  let summary = "ONNX Identity operation (ai.onnx version 25)";
   let description = [{
     Identity operator
   }];
   let arguments = (ins
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>:$input);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>:$output);
 }
 
-def ONNXIfOp : ONNX_Op<"If", 16, [RecursiveMemoryEffects]> {
-  let summary = "ONNX If operation (ai.onnx version 16)";
+def ONNXIfOp : ONNX_Op<"If", 25, [RecursiveMemoryEffects]> {
+  let summary = "ONNX If operation (ai.onnx version 25)";
   let description = [{
     If conditional
   }];
   let arguments = (ins
     TensorOf<[I1]>:$cond);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>>:$outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_SeqOf<[TensorOf<[UI<4>]>]>, ONNX_SeqOf<[TensorOf<[I<4>]>]>, ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>, ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_SeqOf<[TensorOf<[UI<2>]>]>, ONNX_SeqOf<[TensorOf<[I<2>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FN]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_OptOf<[TensorOf<[F8E5M2]>]>, ONNX_OptOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_OptOf<[TensorOf<[UI<4>]>]>, ONNX_OptOf<[TensorOf<[I<4>]>]>, ONNX_OptOf<[TensorOf<[F4E2M1FN]>]>, ONNX_OptOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_OptOf<[TensorOf<[UI<2>]>]>, ONNX_OptOf<[TensorOf<[I<2>]>]>]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
 }
 
-def ONNXInstanceNormalizationOp : ONNX_Op<"InstanceNormalization", 6, [Pure]> {
-  let summary = "ONNX InstanceNormalization operation (ai.onnx version 6)";
+def ONNXInstanceNormalizationOp : ONNX_Op<"InstanceNormalization", 22, [Pure]> {
+  let summary = "ONNX InstanceNormalization operation (ai.onnx version 22)";
   let description = [{
     Carries out instance normalization as described in the paper
     https://arxiv.org/abs/1607.08022.
@@ -1592,34 +1658,34 @@ def ONNXInstanceNormalizationOp : ONNX_Op<"InstanceNormalization", 6, [Pure]> {
     where mean and variance are computed per instance per channel.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
-    TensorOf<[F16, F32, F64]>:$scale,
-    TensorOf<[F16, F32, F64]>:$B,
+    TensorOf<[BF16, F16, F32, F64]>:$input,
+    TensorOf<[BF16, F16, F32, F64]>:$scale,
+    TensorOf<[BF16, F16, F32, F64]>:$B,
     DefaultValuedAttr<F32Attr, "1e-05">:$epsilon);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXIsInfOp : ONNX_Op<"IsInf", 10, [Pure]> {
-  let summary = "ONNX IsInf operation (ai.onnx version 10)";
+def ONNXIsInfOp : ONNX_Op<"IsInf", 20, [Pure]> {
+  let summary = "ONNX IsInf operation (ai.onnx version 20)";
   let description = [{
     Map infinity to true and other values to false.
   }];
   let arguments = (ins
-    TensorOf<[F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$X,
     DefaultValuedAttr<I64Attr, "1">:$detect_negative,
     DefaultValuedAttr<I64Attr, "1">:$detect_positive);
   let results = (outs
     TensorOf<[I1]>:$Y);
 }
 
-def ONNXIsNaNOp : ONNX_Op<"IsNaN", 13, [Pure]> {
-  let summary = "ONNX IsNaN operation (ai.onnx version 13)";
+def ONNXIsNaNOp : ONNX_Op<"IsNaN", 20, [Pure]> {
+  let summary = "ONNX IsNaN operation (ai.onnx version 20)";
   let description = [{
     Returns which elements of the input are NaN.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$X);
+    TensorOf<[BF16, F16, F32, F64, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$X);
   let results = (outs
     TensorOf<[I1]>:$Y);
 }
@@ -1648,8 +1714,8 @@ def ONNXLRNOp : ONNX_Op<"LRN", 13, [Pure]> {
     TensorOf<[F16, F32, F64, BF16]>:$Y);
 }
 
-def ONNXLSTMOp : ONNX_Op<"LSTM", 14, [Pure, AttrSizedOperandSegments, AttrSizedResultSegments]> {
-  let summary = "ONNX LSTM operation (ai.onnx version 14)";
+def ONNXLSTMOp : ONNX_Op<"LSTM", 22, [Pure, AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "ONNX LSTM operation (ai.onnx version 22)";
   let description = [{
     Computes an one-layer LSTM. This operator is usually supported via some
     custom implementation such as CuDNN.
@@ -1703,14 +1769,14 @@ def ONNXLSTMOp : ONNX_Op<"LSTM", 14, [Pure, AttrSizedOperandSegments, AttrSizedR
     This operator has **optional** inputs/outputs. See [the doc](IR.md) for more details about the representation of optional arguments. An empty string may be used in the place of an actual argument's name to indicate a missing argument. Trailing optional arguments (those not followed by an argument that is present) may also be simply omitted.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$W,
+    TensorOf<[BF16, F16, F32, F64]>:$R,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
     Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_c,
-    Optional<TensorOf<[F16, F32, F64]>>:$P,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$initial_h,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$initial_c,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$P,
     OptionalAttr<F32ArrayAttr>:$activation_alpha,
     OptionalAttr<F32ArrayAttr>:$activation_beta,
     OptionalAttr<StrArrayAttr>:$activations,
@@ -1720,9 +1786,9 @@ def ONNXLSTMOp : ONNX_Op<"LSTM", 14, [Pure, AttrSizedOperandSegments, AttrSizedR
     DefaultValuedAttr<I64Attr, "0">:$input_forget,
     DefaultValuedAttr<I64Attr, "0">:$layout);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_c);
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y_h,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y_c);
 }
 
 def ONNXLayerNormalizationOp : ONNX_Op<"LayerNormalization", 17, [Pure, AttrSizedResultSegments]> {
@@ -1856,8 +1922,8 @@ def ONNXLogSoftmaxOp : ONNX_Op<"LogSoftmax", 13, [Pure]> {
     TensorOf<[F16, F32, F64, BF16]>:$output);
 }
 
-def ONNXLoopOp : ONNX_Op<"Loop", 16, [RecursiveMemoryEffects, AttrSizedOperandSegments]> {
-  let summary = "ONNX Loop operation (ai.onnx version 16)";
+def ONNXLoopOp : ONNX_Op<"Loop", 25, [RecursiveMemoryEffects, AttrSizedOperandSegments]> {
+  let summary = "ONNX Loop operation (ai.onnx version 25)";
   let description = [{
     Generic Looping construct. This loop has multiple termination conditions:
 
@@ -1998,14 +2064,14 @@ def ONNXLoopOp : ONNX_Op<"Loop", 16, [RecursiveMemoryEffects, AttrSizedOperandSe
   let arguments = (ins
     Optional<TensorOf<[I64]>>:$M,
     Optional<TensorOf<[I1]>>:$cond,
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>>:$v_initial);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_SeqOf<[TensorOf<[UI<4>]>]>, ONNX_SeqOf<[TensorOf<[I<4>]>]>, ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>, ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_SeqOf<[TensorOf<[UI<2>]>]>, ONNX_SeqOf<[TensorOf<[I<2>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FN]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_OptOf<[TensorOf<[F8E5M2]>]>, ONNX_OptOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_OptOf<[TensorOf<[UI<4>]>]>, ONNX_OptOf<[TensorOf<[I<4>]>]>, ONNX_OptOf<[TensorOf<[F4E2M1FN]>]>, ONNX_OptOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_OptOf<[TensorOf<[UI<2>]>]>, ONNX_OptOf<[TensorOf<[I<2>]>]>]>>:$v_initial);
   let results = (outs
-    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>>:$v_final_and_scan_outputs);
+    Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_SeqOf<[TensorOf<[UI<4>]>]>, ONNX_SeqOf<[TensorOf<[I<4>]>]>, ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>, ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_SeqOf<[TensorOf<[UI<2>]>]>, ONNX_SeqOf<[TensorOf<[I<2>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FN]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_OptOf<[TensorOf<[F8E5M2]>]>, ONNX_OptOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_OptOf<[TensorOf<[UI<4>]>]>, ONNX_OptOf<[TensorOf<[I<4>]>]>, ONNX_OptOf<[TensorOf<[F4E2M1FN]>]>, ONNX_OptOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_OptOf<[TensorOf<[UI<2>]>]>, ONNX_OptOf<[TensorOf<[I<2>]>]>]>>:$v_final_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
 }
 
-def ONNXLpNormalizationOp : ONNX_Op<"LpNormalization", 1, [Pure]> {
-  let summary = "ONNX LpNormalization operation (ai.onnx version 1)";
+def ONNXLpNormalizationOp : ONNX_Op<"LpNormalization", 22, [Pure]> {
+  let summary = "ONNX LpNormalization operation (ai.onnx version 22)";
   let description = [{
     Given a matrix, apply Lp-normalization along the provided axis.
     The output is computed as: `output = input / Lp_norm(input, axis)`.
@@ -2013,11 +2079,11 @@ def ONNXLpNormalizationOp : ONNX_Op<"LpNormalization", 1, [Pure]> {
     the output is defined to be zero to avoid division by zero.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    TensorOf<[BF16, F16, F32, F64]>:$input,
     DefaultValuedAttr<I64Attr, "-1">:$axis,
     DefaultValuedAttr<I64Attr, "2">:$p);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXLpPoolOp : ONNX_Op<"LpPool", 11, [Pure]> {
@@ -2080,8 +2146,8 @@ def ONNXMaxOp : ONNX_Op<"Max", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$max);
 }
 
-def ONNXMaxPoolOp : ONNX_Op<"MaxPool", 12, [Pure]> {
-  let summary = "ONNX MaxPool operation (ai.onnx version 12)";
+def ONNXMaxPoolOp : ONNX_Op<"MaxPool", 22, [Pure]> {
+  let summary = "ONNX MaxPool operation (ai.onnx version 22)";
   let description = [{
     MaxPool consumes an input tensor X and applies max pooling across
      the tensor according to kernel sizes, stride sizes, and pad lengths.
@@ -2097,7 +2163,7 @@ def ONNXMaxPoolOp : ONNX_Op<"MaxPool", 12, [Pure]> {
      ```
      output_spatial_shape[i] = ceil((input_spatial_shape[i] + pad_shape[i] - dilation[i] * (kernel_shape[i] - 1) - 1) / strides_spatial_shape[i] + 1)
      ```
-     if ceil_mode is enabled. `pad_shape[i]` is the sum of pads along axis `i`.
+     if ceil_mode is enabled. `pad_shape[i]` is the sum of pads along axis `i`. Sliding windows that would start in the right padded region are ignored.
 
      `auto_pad` is a DEPRECATED attribute. If you are using them currently, the output spatial shape will be following when ceil_mode is enabled:
      ```
@@ -2116,7 +2182,7 @@ def ONNXMaxPoolOp : ONNX_Op<"MaxPool", 12, [Pure]> {
      The output of each pooling window is maximum number of elements exclude pad.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, I8, UI8]>:$X,
+    TensorOf<[BF16, F16, F32, F64, I8, UI8]>:$X,
     DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
     DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
     OptionalAttr<I64ArrayAttr>:$dilations,
@@ -2125,28 +2191,28 @@ def ONNXMaxPoolOp : ONNX_Op<"MaxPool", 12, [Pure]> {
     DefaultValuedAttr<I64Attr, "0">:$storage_order,
     OptionalAttr<I64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64, I8, UI8]>:$Y,
+    TensorOf<[BF16, F16, F32, F64, I8, UI8]>:$Y,
     Optional<TensorOf<[I64]>>:$Indices);
 }
 
-def ONNXMaxRoiPoolOp : ONNX_Op<"MaxRoiPool", 1, [Pure]> {
-  let summary = "ONNX MaxRoiPool operation (ai.onnx version 1)";
+def ONNXMaxRoiPoolOp : ONNX_Op<"MaxRoiPool", 22, [Pure]> {
+  let summary = "ONNX MaxRoiPool operation (ai.onnx version 22)";
   let description = [{
     ROI max pool consumes an input tensor X and region of interests (RoIs) to
      apply max pooling across each RoI, to produce output 4-D tensor of shape
      (num_rois, channels, pooled_shape[0], pooled_shape[1]).
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$rois,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$rois,
     I64ArrayAttr:$pooled_shape,
     DefaultValuedAttr<F32Attr, "1.0">:$spatial_scale);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXMaxUnpoolOp : ONNX_Op<"MaxUnpool", 11, [Pure]> {
-  let summary = "ONNX MaxUnpool operation (ai.onnx version 11)";
+def ONNXMaxUnpoolOp : ONNX_Op<"MaxUnpool", 22, [Pure]> {
+  let summary = "ONNX MaxUnpool operation (ai.onnx version 22)";
   let description = [{
     MaxUnpool essentially computes the partial inverse of the MaxPool op.
      The input information to this op is typically the output information from a MaxPool op. The first
@@ -2168,14 +2234,14 @@ def ONNXMaxUnpoolOp : ONNX_Op<"MaxUnpool", 11, [Pure]> {
      pooling op that the unpooling op is trying to invert.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     TensorOf<[I64]>:$I,
     Optional<TensorOf<[I64]>>:$output_shape,
     I64ArrayAttr:$kernel_shape,
     OptionalAttr<I64ArrayAttr>:$pads,
     OptionalAttr<I64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXMeanOp : ONNX_Op<"Mean", 13, [Pure]> {
@@ -2302,14 +2368,14 @@ def ONNXMulOp : ONNX_Op<"Mul", 14, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$C);
 }
 
-def ONNXMultinomialOp : ONNX_Op<"Multinomial", 7, []> {
-  let summary = "ONNX Multinomial operation (ai.onnx version 7)";
+def ONNXMultinomialOp : ONNX_Op<"Multinomial", 22, []> {
+  let summary = "ONNX Multinomial operation (ai.onnx version 22)";
   let description = [{
     Generate a tensor of samples from a multinomial distribution according to the probabilities
     of each of the possible outcomes.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    TensorOf<[BF16, F16, F32, F64]>:$input,
     DefaultValuedAttr<I64Attr, "6">:$dtype,
     DefaultValuedAttr<I64Attr, "1">:$sample_size,
     OptionalAttr<F32Attr>:$seed);
@@ -2330,8 +2396,8 @@ def ONNXNegOp : ONNX_Op<"Neg", 13, [Pure]> {
     TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>:$Y);
 }
 
-def ONNXNegativeLogLikelihoodLossOp : ONNX_Op<"NegativeLogLikelihoodLoss", 13, [Pure]> {
-  let summary = "ONNX NegativeLogLikelihoodLoss operation (ai.onnx version 13)";
+def ONNXNegativeLogLikelihoodLossOp : ONNX_Op<"NegativeLogLikelihoodLoss", 22, [Pure]> {
+  let summary = "ONNX NegativeLogLikelihoodLoss operation (ai.onnx version 22)";
   let description = [{
     A NegativeLogLikelihoodLoss operator computes (weighted) negative log likelihood loss.
     Its "input" tensor has the shape of (N, C, d1, d2, ..., dk) where k >= 0.
@@ -2436,13 +2502,13 @@ def ONNXNegativeLogLikelihoodLossOp : ONNX_Op<"NegativeLogLikelihoodLoss", 13, [
     ```
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input,
+    TensorOf<[BF16, F16, F32, F64]>:$input,
     TensorOf<[I32, I64]>:$target,
-    Optional<TensorOf<[F16, F32, F64]>>:$weight,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$weight,
     OptionalAttr<I64Attr>:$ignore_index,
     DefaultValuedStrAttr<StrAttr, "mean">:$reduction);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$loss);
+    TensorOf<[BF16, F16, F32, F64]>:$loss);
 }
 
 def ONNXNonMaxSuppressionOp : ONNX_Op<"NonMaxSuppression", 11, [Pure, AttrSizedOperandSegments]> {
@@ -2494,8 +2560,8 @@ def ONNXNotOp : ONNX_Op<"Not", 1, [Pure]> {
     TensorOf<[I1]>:$Y);
 }
 
-def ONNXOneHotOp : ONNX_Op<"OneHot", 11, [Pure]> {
-  let summary = "ONNX OneHot operation (ai.onnx version 11)";
+def ONNXOneHotOp : ONNX_Op<"OneHot", 28, [Pure]> {
+  let summary = "ONNX OneHot operation (ai.onnx version 28)";
   let description = [{
     Produces a one-hot tensor based on inputs.
         The locations represented by the index values in the 'indices' input tensor will have 'on_value'
@@ -2519,35 +2585,36 @@ def ONNXOneHotOp : ONNX_Op<"OneHot", 11, [Pure]> {
   let arguments = (ins
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$indices,
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$depth,
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$values,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$values,
     DefaultValuedAttr<I64Attr, "-1">:$axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXOptionalOp : ONNX_Op<"Optional", 15, [Pure]> {
-  let summary = "ONNX Optional operation (ai.onnx version 15)";
+def ONNXOptionalOp : ONNX_Op<"Optional", 28, [Pure]> {
+  let summary = "ONNX Optional operation (ai.onnx version 28)";
   let description = [{
     Constructs an optional-type value containing either an empty optional of a certain type specified by the attribute,
     or a non-empty value containing the input element.
   }];
   let arguments = (ins
-    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>>:$input,
+    Optional<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_SeqOf<[TensorOf<[UI<4>]>]>, ONNX_SeqOf<[TensorOf<[I<4>]>]>, ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>, ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_SeqOf<[TensorOf<[UI<2>]>]>, ONNX_SeqOf<[TensorOf<[I<2>]>]>, ONNX_SeqOf<[TensorOf<[F6E2M3FN]>]>, ONNX_SeqOf<[TensorOf<[F6E3M2FN]>]>]>>:$input,
     OptionalAttr<TypeAttr>:$type_);
   let results = (outs
-    AnyTypeOf<[ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>:$output);
+    AnyTypeOf<[ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FN]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_OptOf<[TensorOf<[F8E5M2]>]>, ONNX_OptOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_OptOf<[TensorOf<[UI<4>]>]>, ONNX_OptOf<[TensorOf<[I<4>]>]>, ONNX_OptOf<[TensorOf<[F4E2M1FN]>]>, ONNX_OptOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_OptOf<[TensorOf<[UI<2>]>]>, ONNX_OptOf<[TensorOf<[I<2>]>]>, ONNX_OptOf<[TensorOf<[F6E2M3FN]>]>, ONNX_OptOf<[TensorOf<[F6E3M2FN]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E5M2]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI<4>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I<4>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI<2>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I<2>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F6E2M3FN]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F6E3M2FN]>]>]>]>:$output);
 }
 
-def ONNXOptionalGetElementOp : ONNX_Op<"OptionalGetElement", 15, [Pure]> {
-  let summary = "ONNX OptionalGetElement operation (ai.onnx version 15)";
+def ONNXOptionalGetElementOp : ONNX_Op<"OptionalGetElement", 28, [Pure]> {
+  let summary = "ONNX OptionalGetElement operation (ai.onnx version 28)";
   let description = [{
-    Outputs the element in the optional-type input. It is an error if the input value does not have an element
-    and the behavior is undefined in this case.
+    If the input is a tensor or sequence type, it returns the input.
+    If the input is an optional type, it outputs the element in the input.
+    It is an error if the input is an empty optional-type (i.e. does not have an element) and the behavior is undefined in this case.
   }];
   let arguments = (ins
-    AnyTypeOf<[ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>]>:$input);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FN]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_OptOf<[TensorOf<[F8E5M2]>]>, ONNX_OptOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_OptOf<[TensorOf<[UI<4>]>]>, ONNX_OptOf<[TensorOf<[I<4>]>]>, ONNX_OptOf<[TensorOf<[F4E2M1FN]>]>, ONNX_OptOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_OptOf<[TensorOf<[UI<2>]>]>, ONNX_OptOf<[TensorOf<[I<2>]>]>, ONNX_OptOf<[TensorOf<[F6E2M3FN]>]>, ONNX_OptOf<[TensorOf<[F6E3M2FN]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E5M2]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI<4>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I<4>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI<2>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I<2>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F6E2M3FN]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F6E3M2FN]>]>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_SeqOf<[TensorOf<[UI<4>]>]>, ONNX_SeqOf<[TensorOf<[I<4>]>]>, ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>, ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_SeqOf<[TensorOf<[UI<2>]>]>, ONNX_SeqOf<[TensorOf<[I<2>]>]>, ONNX_SeqOf<[TensorOf<[F6E2M3FN]>]>, ONNX_SeqOf<[TensorOf<[F6E3M2FN]>]>]>:$input);
   let results = (outs
-    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>:$output);
+    AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_SeqOf<[TensorOf<[UI<4>]>]>, ONNX_SeqOf<[TensorOf<[I<4>]>]>, ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>, ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_SeqOf<[TensorOf<[UI<2>]>]>, ONNX_SeqOf<[TensorOf<[I<2>]>]>, ONNX_SeqOf<[TensorOf<[F6E2M3FN]>]>, ONNX_SeqOf<[TensorOf<[F6E3M2FN]>]>]>:$output);
 }
 
 def ONNXOptionalHasElementOp : ONNX_Op<"OptionalHasElement", 15, [Pure]> {
@@ -2724,8 +2791,8 @@ def ONNXQLinearConvOp : ONNX_Op<"QLinearConv", 10, [Pure]> {
     TensorOf<[I8, UI8]>:$y);
 }
 
-def ONNXQLinearMatMulOp : ONNX_Op<"QLinearMatMul", 10, [Pure]> {
-  let summary = "ONNX QLinearMatMul operation (ai.onnx version 10)";
+def ONNXQLinearMatMulOp : ONNX_Op<"QLinearMatMul", 21, [Pure]> {
+  let summary = "ONNX QLinearMatMul operation (ai.onnx version 21)";
   let description = [{
     Matrix product that behaves like [numpy.matmul](https://numpy.org/doc/stable/reference/generated/numpy.matmul.html).
     It consumes two quantized input tensors, their scales and zero points, scale and zero point of output,
@@ -2740,34 +2807,62 @@ def ONNXQLinearMatMulOp : ONNX_Op<"QLinearMatMul", 10, [Pure]> {
     Production must never overflow, and accumulation may overflow if and only if in 32 bits.
   }];
   let arguments = (ins
-    TensorOf<[I8, UI8]>:$a,
-    TensorOf<[F32]>:$a_scale,
-    TensorOf<[I8, UI8]>:$a_zero_point,
-    TensorOf<[I8, UI8]>:$b,
-    TensorOf<[F32]>:$b_scale,
-    TensorOf<[I8, UI8]>:$b_zero_point,
-    TensorOf<[F32]>:$y_scale,
-    TensorOf<[I8, UI8]>:$y_zero_point);
+    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$a,
+    TensorOf<[F32, F16, BF16]>:$a_scale,
+    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$a_zero_point,
+    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$b,
+    TensorOf<[F32, F16, BF16]>:$b_scale,
+    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$b_zero_point,
+    TensorOf<[F32, F16, BF16]>:$y_scale,
+    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$y_zero_point);
   let results = (outs
-    TensorOf<[I8, UI8]>:$y);
+    TensorOf<[I8, UI8, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ]>:$y);
 }
 
-def ONNXQuantizeLinearOp : ONNX_Op<"QuantizeLinear", 13, [Pure]> {
-  let summary = "ONNX QuantizeLinear operation (ai.onnx version 13)";
+def ONNXQuantizeLinearOp : ONNX_Op<"QuantizeLinear", 28, [Pure]> {
+  let summary = "ONNX QuantizeLinear operation (ai.onnx version 28)";
   let description = [{
-    The linear quantization operator. It consumes a high precision tensor, a scale, and a zero point to compute the low precision / quantized tensor.
-    The scale factor and zero point must have same shape, and can be either a scalar for per-tensor / per layer quantization, or a 1-D tensor for per-axis quantization.
-    The quantization formula is y = saturate ((x / y_scale) + y_zero_point).
-    For saturation, it saturates to [0, 255] if it's uint8, or [-128, 127] if it's int8.
-    For (x / y_scale), it's rounding to the nearest even. Refer to https://en.wikipedia.org/wiki/Rounding for details. 'y_zero_point' and 'y' must have same type.
+    The linear quantization operator consumes a high-precision tensor, a scale, and a zero point to compute the
+    low-precision/quantized tensor. The scale factor and zero point must have the same shape, determining the quantization
+    granularity. The quantization formula is `y = saturate((x / y_scale) + y_zero_point)`.
+
+    Saturation is done according to:
+    - uint16: [0, 65535]
+    - int16: [-32768, 32767]
+    - uint8: [0, 255]
+    - int8: [-128, 127]
+    - uint4: [0, 15]
+    - int4: [-8, 7]
+    - uint2: [0, 3]
+    - int2: [-2, 1]
+
+    For `(x / y_scale)`, it rounds to the nearest even. Refer to https://en.wikipedia.org/wiki/Rounding for details.
+
+    `y_zero_point` and `y` must have the same type. `y_zero_point` is usually not used for quantization to float8 and 4bit types, but the quantization
+    formula remains the same for consistency, and the type of the attribute `y_zero_point` still determines the quantization type.
+    `x` and `y_scale` are allowed to have different types. The type of `y_scale` determines the precision of the division operation between `x` and
+    `y_scale`, unless the `precision` attribute is specified.
+
+    There are three supported quantization granularities, determined by the shape of `y_scale`.
+    In all cases, `y_zero_point` must have the same shape as `y_scale`.
+    - Per-tensor (per-layer) quantization: `y_scale` is a scalar.
+    - Per-axis quantization: The scale must be a 1-D tensor, with the length of the quantization axis. For an input shape
+     `(D0, ..., Di, ..., Dn)` and `axis=i`, `y_scale` is a 1-D tensor of length `Di`.
+    - Blocked quantization: The scale's shape is identical to the input's shape, except for one dimension, in which
+      blocking is performed. Given `x` shape `(D0, ..., Di, ..., Dn)`, `axis=i`, and block size `B`: `y_scale` shape is
+      `(D0, ..., ceil(Di/B), ..., Dn)`.
   }];
   let arguments = (ins
-    TensorOf<[F32, I32]>:$x,
-    TensorOf<[F32]>:$y_scale,
-    Optional<TensorOf<[I8, UI8]>>:$y_zero_point,
-    DefaultValuedAttr<I64Attr, "1">:$axis);
+    TensorOf<[F32, F16, BF16, I32]>:$x,
+    TensorOf<[F32, F16, BF16, I32, F8E8M0FNU]>:$y_scale,
+    Optional<TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>>:$y_zero_point,
+    DefaultValuedAttr<I64Attr, "1">:$axis,
+    DefaultValuedAttr<I64Attr, "0">:$block_size,
+    DefaultValuedAttr<I64Attr, "0">:$output_dtype,
+    DefaultValuedAttr<I64Attr, "0">:$precision,
+    DefaultValuedAttr<I64Attr, "1">:$saturate);
   let results = (outs
-    TensorOf<[I8, UI8]>:$y);
+    TensorOf<[I8, UI8, I16, UI16, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, UI<2>, I<2>, F6E2M3FN, F6E3M2FN]>:$y);
 }
 
 def ONNXRMSNormalizationOp : ONNX_Op<"RMSNormalization", 23, [Pure]> {
@@ -2812,8 +2907,8 @@ def ONNXRMSNormalizationOp : ONNX_Op<"RMSNormalization", 23, [Pure]> {
     TensorOf<[F16, F32, F64, BF16]>:$Y);
 }
 
-def ONNXRNNOp : ONNX_Op<"RNN", 14, [Pure, AttrSizedOperandSegments, AttrSizedResultSegments]> {
-  let summary = "ONNX RNN operation (ai.onnx version 14)";
+def ONNXRNNOp : ONNX_Op<"RNN", 22, [Pure, AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "ONNX RNN operation (ai.onnx version 22)";
   let description = [{
     Computes an one-layer simple RNN. This operator is usually supported
     via some custom implementation such as CuDNN.
@@ -2857,12 +2952,12 @@ def ONNXRNNOp : ONNX_Op<"RNN", 14, [Pure, AttrSizedOperandSegments, AttrSizedRes
     This operator has **optional** inputs/outputs. See [the doc](IR.md) for more details about the representation of optional arguments. An empty string may be used in the place of an actual argument's name to indicate a missing argument. Trailing optional arguments (those not followed by an argument that is present) may also be simply omitted.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$W,
-    TensorOf<[F16, F32, F64]>:$R,
-    Optional<TensorOf<[F16, F32, F64]>>:$B,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$W,
+    TensorOf<[BF16, F16, F32, F64]>:$R,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
     Optional<TensorOf<[I32]>>:$sequence_lens,
-    Optional<TensorOf<[F16, F32, F64]>>:$initial_h,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$initial_h,
     OptionalAttr<F32ArrayAttr>:$activation_alpha,
     OptionalAttr<F32ArrayAttr>:$activation_beta,
     DefaultValuedAttr<StrArrayAttr, "{\"Tanh\", \"Tanh\"}">:$activations,
@@ -2871,12 +2966,12 @@ def ONNXRNNOp : ONNX_Op<"RNN", 14, [Pure, AttrSizedOperandSegments, AttrSizedRes
     OptionalAttr<I64Attr>:$hidden_size,
     DefaultValuedAttr<I64Attr, "0">:$layout);
   let results = (outs
-    Optional<TensorOf<[F16, F32, F64]>>:$Y,
-    Optional<TensorOf<[F16, F32, F64]>>:$Y_h);
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$Y_h);
 }
 
-def ONNXRandomNormalOp : ONNX_Op<"RandomNormal", 1, []> {
-  let summary = "ONNX RandomNormal operation (ai.onnx version 1)";
+def ONNXRandomNormalOp : ONNX_Op<"RandomNormal", 22, []> {
+  let summary = "ONNX RandomNormal operation (ai.onnx version 22)";
   let description = [{
     Generate a tensor with random values drawn from a normal distribution. The shape
     of the tensor is specified by the `shape` argument and the parameter of the normal distribution
@@ -2893,11 +2988,11 @@ def ONNXRandomNormalOp : ONNX_Op<"RandomNormal", 1, []> {
     OptionalAttr<F32Attr>:$seed,
     I64ArrayAttr:$shape);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXRandomNormalLikeOp : ONNX_Op<"RandomNormalLike", 1, []> {
-  let summary = "ONNX RandomNormalLike operation (ai.onnx version 1)";
+def ONNXRandomNormalLikeOp : ONNX_Op<"RandomNormalLike", 22, []> {
+  let summary = "ONNX RandomNormalLike operation (ai.onnx version 22)";
   let description = [{
     Generate a tensor with random values drawn from a normal distribution.
     The shape of the output tensor is copied from the shape of the input tensor,
@@ -2908,17 +3003,17 @@ def ONNXRandomNormalLikeOp : ONNX_Op<"RandomNormalLike", 1, []> {
     TensorProto message, and be valid as an output type.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedAttr<F32Attr, "0.0">:$mean,
     DefaultValuedAttr<F32Attr, "1.0">:$scale,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXRandomUniformOp : ONNX_Op<"RandomUniform", 1, []> {
-  let summary = "ONNX RandomUniform operation (ai.onnx version 1)";
+def ONNXRandomUniformOp : ONNX_Op<"RandomUniform", 22, []> {
+  let summary = "ONNX RandomUniform operation (ai.onnx version 22)";
   let description = [{
     Generate a tensor with random values drawn from a uniform distribution. The shape
     of the tensor is specified by the `shape` argument and the range by `low` and `high`.
@@ -2934,11 +3029,11 @@ def ONNXRandomUniformOp : ONNX_Op<"RandomUniform", 1, []> {
     OptionalAttr<F32Attr>:$seed,
     I64ArrayAttr:$shape);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXRandomUniformLikeOp : ONNX_Op<"RandomUniformLike", 1, []> {
-  let summary = "ONNX RandomUniformLike operation (ai.onnx version 1)";
+def ONNXRandomUniformLikeOp : ONNX_Op<"RandomUniformLike", 22, []> {
+  let summary = "ONNX RandomUniformLike operation (ai.onnx version 22)";
   let description = [{
     Generate a tensor with random values drawn from a uniform distribution.
     The shape of the output tensor is copied from the shape of the input tensor,
@@ -2949,13 +3044,13 @@ def ONNXRandomUniformLikeOp : ONNX_Op<"RandomUniformLike", 1, []> {
     TensorProto message and be valid as an output type.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
     OptionalAttr<I64Attr>:$dtype,
     DefaultValuedAttr<F32Attr, "1.0">:$high,
     DefaultValuedAttr<F32Attr, "0.0">:$low,
     OptionalAttr<F32Attr>:$seed);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXRangeOp : ONNX_Op<"Range", 27, [Pure]> {
@@ -3240,8 +3335,8 @@ def ONNXReluOp : ONNX_Op<"Relu", 14, [Pure]> {
     TensorOf<[F32, I32, I8, I16, I64, F16, F64, BF16]>:$Y);
 }
 
-def ONNXReshapeOp : ONNX_Op<"Reshape", 14, [Pure]> {
-  let summary = "ONNX Reshape operation (ai.onnx version 14)";
+def ONNXReshapeOp : ONNX_Op<"Reshape", 25, [Pure]> {
+  let summary = "ONNX Reshape operation (ai.onnx version 25)";
   let description = [{
     Reshape the input tensor similar to numpy.reshape.
     First input is the data tensor, second input is a shape tensor which specifies the output shape. It outputs the reshaped tensor.
@@ -3258,11 +3353,11 @@ def ONNXReshapeOp : ONNX_Op<"Reshape", 14, [Pure]> {
     to -1 cannot be determined uniquely.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
     TensorOf<[I64]>:$shape,
     DefaultValuedAttr<I64Attr, "0">:$allowzero);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$reshaped);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$reshaped);
 }
 
 def ONNXResizeOp : ONNX_Op<"Resize", 13, [Pure, AttrSizedOperandSegments]> {
@@ -3287,8 +3382,8 @@ def ONNXResizeOp : ONNX_Op<"Resize", 13, [Pure, AttrSizedOperandSegments]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
 }
 
-def ONNXReverseSequenceOp : ONNX_Op<"ReverseSequence", 10, [Pure]> {
-  let summary = "ONNX ReverseSequence operation (ai.onnx version 10)";
+def ONNXReverseSequenceOp : ONNX_Op<"ReverseSequence", 28, [Pure]> {
+  let summary = "ONNX ReverseSequence operation (ai.onnx version 28)";
   let description = [{
     Reverse batch of sequences having different lengths specified by `sequence_lens`.
 
@@ -3325,16 +3420,16 @@ def ONNXReverseSequenceOp : ONNX_Op<"ReverseSequence", 10, [Pure]> {
                 [15.0, 14.0, 13.0, 12.0]]
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
     TensorOf<[I64]>:$sequence_lens,
     DefaultValuedAttr<I64Attr, "1">:$batch_axis,
     DefaultValuedAttr<I64Attr, "0">:$time_axis);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
 }
 
-def ONNXRoiAlignOp : ONNX_Op<"RoiAlign", 16, [Pure]> {
-  let summary = "ONNX RoiAlign operation (ai.onnx version 16)";
+def ONNXRoiAlignOp : ONNX_Op<"RoiAlign", 22, [Pure]> {
+  let summary = "ONNX RoiAlign operation (ai.onnx version 22)";
   let description = [{
     Region of Interest (RoI) align operation described in the
     [Mask R-CNN paper](https://arxiv.org/abs/1703.06870).
@@ -3349,8 +3444,8 @@ def ONNXRoiAlignOp : ONNX_Op<"RoiAlign", 16, [Pure]> {
     through bilinear interpolation.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
-    TensorOf<[F16, F32, F64]>:$rois,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$rois,
     TensorOf<[I64]>:$batch_indices,
     DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
     DefaultValuedStrAttr<StrAttr, "avg">:$mode,
@@ -3359,11 +3454,11 @@ def ONNXRoiAlignOp : ONNX_Op<"RoiAlign", 16, [Pure]> {
     DefaultValuedAttr<I64Attr, "0">:$sampling_ratio,
     DefaultValuedAttr<F32Attr, "1.0">:$spatial_scale);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXRoundOp : ONNX_Op<"Round", 11, [Pure]> {
-  let summary = "ONNX Round operation (ai.onnx version 11)";
+def ONNXRoundOp : ONNX_Op<"Round", 22, [Pure]> {
+  let summary = "ONNX Round operation (ai.onnx version 22)";
   let description = [{
     Round takes one input Tensor and rounds the values, element-wise, meaning
     it finds the nearest integer for each value.
@@ -3381,9 +3476,9 @@ def ONNXRoundOp : ONNX_Op<"Round", 11, [Pure]> {
     ```
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    TensorOf<[BF16, F16, F32, F64]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXSTFTOp : ONNX_Op<"STFT", 17, [Pure, AttrSizedOperandSegments]> {
@@ -3417,8 +3512,8 @@ def ONNXSTFTOp : ONNX_Op<"STFT", 17, [Pure, AttrSizedOperandSegments]> {
     TensorOf<[F32, F16, F64, BF16]>:$output);
 }
 
-def ONNXScanOp : ONNX_Op<"Scan", 16, [RecursiveMemoryEffects]> {
-  let summary = "ONNX Scan operation (ai.onnx version 16)";
+def ONNXScanOp : ONNX_Op<"Scan", 25, [RecursiveMemoryEffects]> {
+  let summary = "ONNX Scan operation (ai.onnx version 25)";
   let description = [{
     Scan can be used to iterate over one or more scan_input tensors,
     constructing zero or more scan_output tensors. It combines ideas from general recurrences,
@@ -3542,14 +3637,14 @@ def ONNXScanOp : ONNX_Op<"Scan", 16, [RecursiveMemoryEffects]> {
         }
   }];
   let arguments = (ins
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$initial_state_and_scan_inputs,
+    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>:$initial_state_and_scan_inputs,
     I64Attr:$num_scan_inputs,
     OptionalAttr<I64ArrayAttr>:$scan_input_axes,
     OptionalAttr<I64ArrayAttr>:$scan_input_directions,
     OptionalAttr<I64ArrayAttr>:$scan_output_axes,
     OptionalAttr<I64ArrayAttr>:$scan_output_directions);
   let results = (outs
-    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$final_state_and_scan_outputs);
+    Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>:$final_state_and_scan_outputs);
   let regions = (region SizedRegion<1>:$body);
 }
 
@@ -3772,8 +3867,8 @@ def ONNXScatterNDOp : ONNX_Op<"ScatterND", 16, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXSeluOp : ONNX_Op<"Selu", 6, [Pure]> {
-  let summary = "ONNX Selu operation (ai.onnx version 6)";
+def ONNXSeluOp : ONNX_Op<"Selu", 22, [Pure]> {
+  let summary = "ONNX Selu operation (ai.onnx version 22)";
   let description = [{
     Selu takes one input data (Tensor<T>) and produces one output data
     (Tensor<T>) where the scaled exponential linear unit function,
@@ -3781,11 +3876,11 @@ def ONNXSeluOp : ONNX_Op<"Selu", 6, [Pure]> {
     is applied to the tensor elementwise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     DefaultValuedAttr<F32Attr, "1.6732632">:$alpha,
     DefaultValuedAttr<F32Attr, "1.050701">:$gamma);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXSequenceAtOp : ONNX_Op<"SequenceAt", 11, [Pure]> {
@@ -3894,8 +3989,8 @@ def ONNXSequenceMapOp : ONNX_Op<"SequenceMap", 17, [RecursiveMemoryEffects]> {
   let regions = (region SizedRegion<1>:$body);
 }
 
-def ONNXShapeOp : ONNX_Op<"Shape", 15, [Pure]> {
-  let summary = "ONNX Shape operation (ai.onnx version 15)";
+def ONNXShapeOp : ONNX_Op<"Shape", 25, [Pure]> {
+  let summary = "ONNX Shape operation (ai.onnx version 25)";
   let description = [{
     Takes a tensor as input and outputs an 1D int64 tensor containing the shape of the input tensor.
     Optional attributes start and end can be used to compute a slice of the input tensor's shape.
@@ -3937,7 +4032,7 @@ def ONNXShapeOp : ONNX_Op<"Shape", 15, [Pure]> {
     ```
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
     OptionalAttr<I64Attr>:$end,
     DefaultValuedAttr<I64Attr, "0">:$start);
   let results = (outs
@@ -3985,35 +4080,35 @@ def ONNXSignOp : ONNX_Op<"Sign", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
 }
 
-def ONNXSinOp : ONNX_Op<"Sin", 7, [Pure]> {
-  let summary = "ONNX Sin operation (ai.onnx version 7)";
+def ONNXSinOp : ONNX_Op<"Sin", 22, [Pure]> {
+  let summary = "ONNX Sin operation (ai.onnx version 22)";
   let description = [{
     Calculates the sine of the given input tensor, element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXSinhOp : ONNX_Op<"Sinh", 9, [Pure]> {
-  let summary = "ONNX Sinh operation (ai.onnx version 9)";
+def ONNXSinhOp : ONNX_Op<"Sinh", 22, [Pure]> {
+  let summary = "ONNX Sinh operation (ai.onnx version 22)";
   let description = [{
     Calculates the hyperbolic sine of the given input tensor element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXSizeOp : ONNX_Op<"Size", 13, [Pure]> {
-  let summary = "ONNX Size operation (ai.onnx version 13)";
+def ONNXSizeOp : ONNX_Op<"Size", 25, [Pure]> {
+  let summary = "ONNX Size operation (ai.onnx version 25)";
   let description = [{
     Takes a tensor as input and outputs a int64 scalar that equals to the total number of elements of the input tensor.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data);
   let results = (outs
     TensorOf<[I64]>:$size);
 }
@@ -4167,28 +4262,28 @@ def ONNXSoftmaxCrossEntropyLossOp : ONNX_Op<"SoftmaxCrossEntropyLoss", 13, [Pure
     Optional<TensorOf<[F16, F32, F64, BF16]>>:$log_prob);
 }
 
-def ONNXSoftplusOp : ONNX_Op<"Softplus", 1, [Pure]> {
-  let summary = "ONNX Softplus operation (ai.onnx version 1)";
+def ONNXSoftplusOp : ONNX_Op<"Softplus", 22, [Pure]> {
+  let summary = "ONNX Softplus operation (ai.onnx version 22)";
   let description = [{
     Softplus takes one input data (Tensor<T>) and produces one output data
     (Tensor<T>) where the softplus function, y = ln(exp(x) + 1), is applied to
     the tensor elementwise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X);
+    TensorOf<[BF16, F16, F32, F64]>:$X);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXSoftsignOp : ONNX_Op<"Softsign", 1, [Pure]> {
-  let summary = "ONNX Softsign operation (ai.onnx version 1)";
+def ONNXSoftsignOp : ONNX_Op<"Softsign", 22, [Pure]> {
+  let summary = "ONNX Softsign operation (ai.onnx version 22)";
   let description = [{
     Calculates the softsign (x/(1+|x|)) of the given input tensor element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXSpaceToDepthOp : ONNX_Op<"SpaceToDepth", 13, [Pure]> {
@@ -4223,8 +4318,8 @@ def ONNXSplitOp : ONNX_Op<"Split", 18, [Pure]> {
     Variadic<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$outputs);
 }
 
-def ONNXSplitToSequenceOp : ONNX_Op<"SplitToSequence", 11, [Pure]> {
-  let summary = "ONNX SplitToSequence operation (ai.onnx version 11)";
+def ONNXSplitToSequenceOp : ONNX_Op<"SplitToSequence", 24, [Pure]> {
+  let summary = "ONNX SplitToSequence operation (ai.onnx version 24)";
   let description = [{
     Split a tensor into a sequence of tensors, along the specified 'axis'.
     Lengths of the parts can be specified using the optional argument 'split'.
@@ -4240,12 +4335,12 @@ def ONNXSplitToSequenceOp : ONNX_Op<"SplitToSequence", 11, [Pure]> {
     in 'split' must be equal to the dimension size of input tensor on 'axis'.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
     Optional<TensorOf<[I32, I64]>>:$split,
     DefaultValuedAttr<I64Attr, "0">:$axis,
     DefaultValuedAttr<I64Attr, "1">:$keepdims);
   let results = (outs
-    AnyTypeOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>:$output_sequence);
+    AnyTypeOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>:$output_sequence);
 }
 
 def ONNXSqrtOp : ONNX_Op<"Sqrt", 13, [Pure]> {
@@ -4261,8 +4356,8 @@ def ONNXSqrtOp : ONNX_Op<"Sqrt", 13, [Pure]> {
     TensorOf<[F16, F32, F64, BF16]>:$Y);
 }
 
-def ONNXSqueezeOp : ONNX_Op<"Squeeze", 13, [Pure]> {
-  let summary = "ONNX Squeeze operation (ai.onnx version 13)";
+def ONNXSqueezeOp : ONNX_Op<"Squeeze", 25, [Pure]> {
+  let summary = "ONNX Squeeze operation (ai.onnx version 25)";
   let description = [{
     Remove single-dimensional entries from the shape of a tensor.
     Takes an input `axes` with a list of axes to squeeze.
@@ -4270,10 +4365,10 @@ def ONNXSqueezeOp : ONNX_Op<"Squeeze", 13, [Pure]> {
     the shape. If an axis is selected with shape entry not equal to one, an error is raised.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
     Optional<TensorOf<[I64]>>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$squeezed);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$squeezed);
 }
 
 def ONNXStringNormalizerOp : ONNX_Op<"StringNormalizer", 10, [Pure]> {
@@ -4341,15 +4436,15 @@ def ONNXSwishOp : ONNX_Op<"Swish", 24, [Pure]> {
     TensorOf<[F16, F32, BF16, F64]>:$Y);
 }
 
-def ONNXTanOp : ONNX_Op<"Tan", 7, [Pure]> {
-  let summary = "ONNX Tan operation (ai.onnx version 7)";
+def ONNXTanOp : ONNX_Op<"Tan", 22, [Pure]> {
+  let summary = "ONNX Tan operation (ai.onnx version 22)";
   let description = [{
     Calculates the tangent of the given input tensor, element-wise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$input);
+    TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXTanhOp : ONNX_Op<"Tanh", 13, [Pure]> {
@@ -4409,18 +4504,18 @@ def ONNXTfIdfVectorizerOp : ONNX_Op<"TfIdfVectorizer", 9, [Pure]> {
     TensorOf<[F32]>:$Y);
 }
 
-def ONNXThresholdedReluOp : ONNX_Op<"ThresholdedRelu", 10, [Pure]> {
-  let summary = "ONNX ThresholdedRelu operation (ai.onnx version 10)";
+def ONNXThresholdedReluOp : ONNX_Op<"ThresholdedRelu", 22, [Pure]> {
+  let summary = "ONNX ThresholdedRelu operation (ai.onnx version 22)";
   let description = [{
     ThresholdedRelu takes one input data (Tensor<T>) and produces one output data
     (Tensor<T>) where the rectified linear function, y = x for x > alpha, y = 0 otherwise,
     is applied to the tensor elementwise.
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     DefaultValuedAttr<F32Attr, "1.0">:$alpha);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXTileOp : ONNX_Op<"Tile", 13, [Pure]> {
@@ -4437,8 +4532,8 @@ def ONNXTileOp : ONNX_Op<"Tile", 13, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXTopKOp : ONNX_Op<"TopK", 11, [Pure]> {
-  let summary = "ONNX TopK operation (ai.onnx version 11)";
+def ONNXTopKOp : ONNX_Op<"TopK", 24, [Pure]> {
+  let summary = "ONNX TopK operation (ai.onnx version 24)";
   let description = [{
     Retrieve the top-K largest or smallest elements along a specified axis. Given an input tensor of
     shape [a_0, a_1, ..., a_{n-1} ] and integer argument k, return two outputs:
@@ -4457,18 +4552,18 @@ def ONNXTopKOp : ONNX_Op<"TopK", 11, [Pure]> {
     a tiebreaker. That is, the element with the lower index will appear first.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$X,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$X,
     TensorOf<[I64]>:$K,
     DefaultValuedAttr<I64Attr, "-1">:$axis,
     DefaultValuedAttr<I64Attr, "1">:$largest,
     DefaultValuedAttr<I64Attr, "1">:$sorted);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64]>:$Values,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$Values,
     TensorOf<[I64]>:$Indices);
 }
 
-def ONNXTransposeOp : ONNX_Op<"Transpose", 13, [Pure]> {
-  let summary = "ONNX Transpose operation (ai.onnx version 13)";
+def ONNXTransposeOp : ONNX_Op<"Transpose", 25, [Pure]> {
+  let summary = "ONNX Transpose operation (ai.onnx version 25)";
   let description = [{
     Returns a transpose of the input tensor. (Similar to `numpy.transpose`).
     The optional attribute `perm` specifies the permutation of the axes of the
@@ -4488,10 +4583,10 @@ def ONNXTransposeOp : ONNX_Op<"Transpose", 13, [Pure]> {
     as the input.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
     OptionalAttr<I64ArrayAttr>:$perm);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$transposed);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$transposed);
 }
 
 def ONNXTriluOp : ONNX_Op<"Trilu", 14, [Pure]> {
@@ -4518,8 +4613,8 @@ def ONNXTriluOp : ONNX_Op<"Trilu", 14, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXUniqueOp : ONNX_Op<"Unique", 11, [Pure, AttrSizedResultSegments]> {
-  let summary = "ONNX Unique operation (ai.onnx version 11)";
+def ONNXUniqueOp : ONNX_Op<"Unique", 28, [Pure, AttrSizedResultSegments]> {
+  let summary = "ONNX Unique operation (ai.onnx version 28)";
   let description = [{
     Find the unique elements of a tensor. When an optional attribute 'axis' is provided, unique subtensors sliced along the 'axis' are returned.
     Otherwise the input tensor is flattened and unique values of the flattened tensor are returned.
@@ -4620,18 +4715,18 @@ def ONNXUniqueOp : ONNX_Op<"Unique", 11, [Pure, AttrSizedResultSegments]> {
     ```
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
     OptionalAttr<I64Attr>:$axis,
     DefaultValuedAttr<I64Attr, "1">:$sorted);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y,
     Optional<TensorOf<[I64]>>:$indices,
     Optional<TensorOf<[I64]>>:$inverse_indices,
     Optional<TensorOf<[I64]>>:$counts);
 }
 
-def ONNXUnsqueezeOp : ONNX_Op<"Unsqueeze", 13, [Pure]> {
-  let summary = "ONNX Unsqueeze operation (ai.onnx version 13)";
+def ONNXUnsqueezeOp : ONNX_Op<"Unsqueeze", 25, [Pure]> {
+  let summary = "ONNX Unsqueeze operation (ai.onnx version 25)";
   let description = [{
     Insert single-dimensional entries to the shape of an input tensor (`data`).
     Takes one required input `axes` - which contains a list of dimension indices and this operator will insert a dimension of value `1` into the corresponding index of the output tensor (`expanded`).
@@ -4645,10 +4740,10 @@ def ONNXUnsqueezeOp : ONNX_Op<"Unsqueeze", 13, [Pure]> {
     The order of values in `axes` does not matter and can come in any order.
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
     TensorOf<[I64]>:$axes);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$expanded);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$expanded);
 }
 
 def ONNXUpsampleOp : ONNX_Op<"Upsample", 10, [Pure]> {
