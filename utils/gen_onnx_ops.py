@@ -60,6 +60,8 @@ VERSIONS = {
     # precision (QuantizeLinear's y_scale of its own type) and the narrow
     # types; the defaults are the older versions' behaviour.
     "QuantizeLinear": 28, "DequantizeLinear": 28,
+    # 18: antialias, axes, keep_aspect_ratio_policy; 19: half_pixel_symmetric.
+    "Resize": 19,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "CumProd": 26,

@@ -109,35 +109,6 @@ LogicalResult adaptPad(onnx::NodeProto &node, AdapterContext &ctx,
   return success();
 }
 
-LogicalResult adaptResize(onnx::NodeProto &node, AdapterContext &ctx,
-                          std::string &reason) {
-  if (failed(requireDefault(node, "antialias", 0, reason)))
-    return failure();
-  if (strAttr(node, "keep_aspect_ratio_policy", "stretch") != "stretch") {
-    reason = "uses keep_aspect_ratio_policy";
-    return failure();
-  }
-  if (strAttr(node, "coordinate_transformation_mode", "half_pixel") ==
-      "half_pixel_symmetric") {
-    reason = "uses coordinate_transformation_mode 'half_pixel_symmetric'";
-    return failure();
-  }
-  if (const auto *axes = findNodeAttr(node, "axes")) {
-    int64_t rank = rankOf(ctx, input(node, 0));
-    bool identity = rank == axes->ints_size();
-    for (int i = 0; identity && i < axes->ints_size(); ++i)
-      identity = axes->ints(i) == i || axes->ints(i) == i - rank;
-    if (!identity) {
-      reason = "resizes a subset of the axes";
-      return failure();
-    }
-  }
-  removeAttr(node, "antialias");
-  removeAttr(node, "keep_aspect_ratio_policy");
-  removeAttr(node, "axes");
-  return success();
-}
-
 LogicalResult adaptScatter(onnx::NodeProto &node, std::string &reason) {
   std::string r = strAttr(node, "reduction", "none");
   if (r == "max" || r == "min") {
@@ -257,6 +228,11 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   if (op == "Cast" || op == "CastLike" || op == "QuantizeLinear" ||
       op == "DequantizeLinear")
     return success();
+  // Resize-18/19 added antialias (0), axes (all), keep_aspect_ratio_policy
+  // ("stretch") and the half_pixel_symmetric mode: the defaults are
+  // Resize-13's behaviour.
+  if (op == "Resize")
+    return success();
   reason = "version " + std::to_string(version) +
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
@@ -265,8 +241,8 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
 
 bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
   return llvm::StringSwitch<bool>(opType)
-      .Cases({"Pad", "Resize", "ScatterElements", "ScatterND", "AveragePool",
-              "LpPool", "GridSample", "DFT"},
+      .Cases({"Pad", "ScatterElements", "ScatterND", "AveragePool", "LpPool",
+              "GridSample", "DFT"},
              true)
       .Default(false);
 }
@@ -277,8 +253,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
   StringRef op = node.op_type();
   if (op == "Pad")
     return adaptPad(node, ctx, reason);
-  if (op == "Resize")
-    return adaptResize(node, ctx, reason);
   if (op == "ScatterElements" || op == "ScatterND")
     return adaptScatter(node, reason);
   if (op == "AveragePool" || op == "LpPool")

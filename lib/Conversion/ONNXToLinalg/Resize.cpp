@@ -3,7 +3,11 @@
 // One linalg.generic over the output: every output index is mapped back to
 // an input coordinate per dim (coordinate_transformation_mode, in f64), and
 // the value is read with tensor.extract: the nearest element (nearest_mode),
-// or a weighted sum of 2 (linear) or 4 (cubic) taps per resized dim.
+// or a weighted sum of 2 (linear) or 4 (cubic) taps per resized dim. Resize-19:
+// `axes` names the dims roi/scales/sizes refer to (the others keep their
+// size); keep_aspect_ratio_policy gives every named dim one scale; antialias
+// stretches the linear/cubic filter by 1/scale when downscaling (more taps,
+// renormalised), as ONNX's reference does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,12 +57,31 @@ public:
     if (int(mode) < 0)
       return rewriter.notifyMatchFailure(op, "unknown mode");
     StringRef ctm = op.getCoordinateTransformationMode();
-    if (ctm != "half_pixel" && ctm != "pytorch_half_pixel" &&
+    if (ctm != "half_pixel" && ctm != "half_pixel_symmetric" &&
+        ctm != "pytorch_half_pixel" &&
         ctm != "align_corners" && ctm != "asymmetric" &&
         ctm != "tf_crop_and_resize" && ctm != "tf_half_pixel_for_nn")
       return rewriter.notifyMatchFailure(op, "coordinate mode");
     StringRef nearestMode = op.getNearestMode();
     int64_t rank = inType.getRank();
+    bool antialias = op.getAntialias() != 0 && mode != Mode::Nearest;
+
+    // The dims roi/scales/sizes refer to: pos[d] is d's index in them, -1
+    // for a dim that keeps its size.
+    SmallVector<int64_t> pos(rank, -1);
+    int64_t numAxes = rank;
+    if (ArrayAttr axes = op.getAxesAttr()) {
+      numAxes = axes.size();
+      for (auto [i, a] : llvm::enumerate(axes.getAsValueRange<IntegerAttr>())) {
+        int64_t d = normalizeAxis(a.getSExtValue(), rank);
+        if (d < 0 || d >= rank || pos[d] >= 0)
+          return rewriter.notifyMatchFailure(op, "axes out of range or repeated");
+        pos[d] = int64_t(i);
+      }
+    } else {
+      for (int64_t d = 0; d < rank; ++d)
+        pos[d] = d;
+    }
 
     // Scales: given, or output size / input size.
     SmallVector<double> scales(rank, 0.0);
@@ -69,27 +92,65 @@ public:
       bool empty = sType && sType.hasStaticShape() && sType.getNumElements() == 0;
       auto values = getConstantFloats(s);
       if (succeeded(values) && !values->empty()) {
-        if (int64_t(values->size()) != rank)
+        if (int64_t(values->size()) != numAxes)
           return rewriter.notifyMatchFailure(op, "scales length");
-        scales = *values;
+        for (int64_t d = 0; d < rank; ++d)
+          scales[d] = pos[d] < 0 ? 1.0 : (*values)[pos[d]];
       } else if (!empty && failed(values)) {
         if (!sType || sType.getRank() != 1)
           return rewriter.notifyMatchFailure(op, "scales of unknown rank");
         runtimeScales = adaptor.getScales();
       }
     }
+    StringRef policy = op.getKeepAspectRatioPolicy();
+    // keep_aspect_ratio_policy: one scale for every named dim, the smallest
+    // (not_larger) or largest (not_smaller) of sizes / input size; computed
+    // here from constant sizes, else at run time (runtimeSizes).
+    Value runtimeSizes;
+    if (policy != "stretch" && !runtimeScales && op.getSizes() &&
+        llvm::all_of(scales, [](double v) { return v == 0.0; })) {
+      FailureOr<SmallVector<int64_t>> sizes = getConstantIntValues(op.getSizes());
+      if (succeeded(sizes) && int64_t(sizes->size()) != numAxes)
+        return rewriter.notifyMatchFailure(op, "sizes length");
+      if (failed(sizes) || !inType.hasStaticShape()) {
+        runtimeSizes = adaptor.getSizes();
+      } else {
+        std::optional<double> common;
+        for (int64_t d = 0; d < rank; ++d) {
+          if (pos[d] < 0)
+            continue;
+          double r = double((*sizes)[pos[d]]) / double(inType.getDimSize(d));
+          common = !common ? r
+                   : policy == "not_larger" ? std::min(*common, r)
+                                            : std::max(*common, r);
+        }
+        for (int64_t d = 0; d < rank; ++d)
+          scales[d] = pos[d] < 0 ? 1.0 : common.value_or(1.0);
+      }
+    }
+    // tf_crop_and_resize's region per named dim: [start, end] of roi, a
+    // constant or read at run time.
     SmallVector<double> roi;
+    Value runtimeRoi;
     if (ctm == "tf_crop_and_resize") {
       if (!op.getRoi())
         return rewriter.notifyMatchFailure(op, "tf_crop_and_resize needs roi");
       auto values = getConstantFloats(op.getRoi());
-      if (failed(values) || int64_t(values->size()) != 2 * rank)
-        return rewriter.notifyMatchFailure(op, "roi not constant");
-      roi = *values;
+      if (succeeded(values)) {
+        if (int64_t(values->size()) != 2 * numAxes)
+          return rewriter.notifyMatchFailure(op, "roi length");
+        roi = *values;
+      } else {
+        runtimeRoi = adaptor.getRoi();
+      }
     }
     // Dims whose index passes through unchanged.
     SmallVector<bool> identity(rank, false);
     for (int64_t d = 0; d < rank; ++d) {
+      if (pos[d] < 0) {
+        identity[d] = true;
+        continue;
+      }
       if (inType.isDynamicDim(d))
         continue;
       if (scales[d] == 0.0)
@@ -97,16 +158,34 @@ public:
       // A dim of size 1 that stays 1 reads index 0 whatever the scale.
       bool unit = inType.getDimSize(d) == 1 && resultType.getDimSize(d) == 1;
       identity[d] = ctm != "tf_crop_and_resize" &&
-                    ((!runtimeScales &&
+                    ((!runtimeScales && !runtimeSizes &&
                       inType.getDimSize(d) == resultType.getDimSize(d) &&
                       scales[d] == 1.0) ||
                      unit);
     }
-    int resized = llvm::count(identity, false);
-    if (mode == Mode::Cubic && resized > 3)
-      return rewriter.notifyMatchFailure(op, "too many cubic dims");
-    if (mode == Mode::Linear && resized > 5)
-      return rewriter.notifyMatchFailure(op, "too many linear dims");
+    // Taps per dim of the (antialiased) filter, and their combinations.
+    auto numTaps = [&](int64_t d) -> int64_t {
+      if (identity[d] || mode == Mode::Nearest)
+        return 1;
+      // With run-time scales scales[d] is output / input size, the smallest
+      // scale that gives this output size: the most taps (the surplus ones
+      // weigh 0).
+      double sc = antialias ? std::min(scales[d], 1.0) : 1.0;
+      if (sc <= 0.0)
+        return -1;
+      int64_t start = int64_t(std::floor((mode == Mode::Linear ? -1.0 : -2.0) /
+                                         sc)) + 1;
+      return 2 - 2 * start;
+    };
+    int64_t combinations = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t n = numTaps(d);
+      if (n <= 0)
+        return rewriter.notifyMatchFailure(op, "scale <= 0");
+      combinations *= n;
+      if (combinations > 1024)
+        return rewriter.notifyMatchFailure(op, "too many filter taps");
+    }
 
     Location loc = op.getLoc();
     Value input = adaptor.getX();
@@ -137,8 +216,31 @@ public:
             return arith::IndexCastOp::create(b, l, b.getIndexType(), i64);
           };
           Value outside = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
-          // Per dim: the input coordinate x (f64) and the input size.
-          SmallVector<Value> coords(rank), sizesF(rank), outIdx(rank);
+          // keep_aspect_ratio_policy with run-time sizes: the common scale.
+          Value commonScale;
+          if (runtimeSizes) {
+            for (int64_t d = 0; d < rank; ++d) {
+              if (pos[d] < 0)
+                continue;
+              Value size = tensor::ExtractOp::create(
+                  b, l, runtimeSizes,
+                  ValueRange{arith::ConstantIndexOp::create(b, l, pos[d])});
+              Value r = arith::DivFOp::create(
+                  b, l,
+                  castScalar(b, l, size, getONNXElementType(op.getSizes()),
+                             f64),
+                  toF64(inSizes[d]));
+              commonScale =
+                  !commonScale ? r
+                  : policy == "not_larger"
+                      ? (Value)arith::MinimumFOp::create(b, l, commonScale, r)
+                      : (Value)arith::MaximumFOp::create(b, l, commonScale, r);
+            }
+          }
+          // Per dim: the input coordinate x (f64), the input size and the
+          // scale.
+          SmallVector<Value> coords(rank), sizesF(rank), outIdx(rank),
+              scaleVals(rank);
           for (int64_t d = 0; d < rank; ++d) {
             outIdx[d] = linalg::IndexOp::create(b, l, d);
             if (identity[d])
@@ -147,11 +249,11 @@ public:
             Value lin = toF64(inSizes[d]);
             sizesF[d] = lin;
             double lout = double(resultType.getDimSize(d));
-            Value scale = f(scales[d]);
+            Value scale = commonScale ? commonScale : f(scales[d]);
             if (runtimeScales) {
               Value s = tensor::ExtractOp::create(
                   b, l, runtimeScales,
-                  ValueRange{arith::ConstantIndexOp::create(b, l, d)});
+                  ValueRange{arith::ConstantIndexOp::create(b, l, pos[d])});
               scale = castScalar(b, l, s, getONNXElementType(op.getScales()),
                                  f64);
             }
@@ -161,8 +263,22 @@ public:
             Value loutF = arith::MulFOp::create(b, l, lin, scale);
             Value loutGt1 = arith::CmpFOp::create(
                 b, l, arith::CmpFPredicate::OGT, loutF, f(1));
-            (void)lout;
-            if (ctm == "half_pixel" || ctm == "pytorch_half_pixel") {
+            if (ctm == "half_pixel_symmetric") {
+              // Centred: the rounding of the output length shifts both
+              // ends alike.
+              Value adjustment = arith::DivFOp::create(b, l, f(lout), loutF);
+              Value offset = arith::MulFOp::create(
+                  b, l, arith::MulFOp::create(b, l, lin, f(0.5)),
+                  arith::SubFOp::create(b, l, f(1), adjustment));
+              x = arith::AddFOp::create(
+                  b, l, offset,
+                  arith::SubFOp::create(
+                      b, l,
+                      arith::DivFOp::create(
+                          b, l, arith::AddFOp::create(b, l, o, f(0.5)),
+                          scale),
+                      f(0.5)));
+            } else if (ctm == "half_pixel" || ctm == "pytorch_half_pixel") {
               x = arith::SubFOp::create(
                   b, l,
                   arith::DivFOp::create(
@@ -182,19 +298,36 @@ public:
             } else if (ctm == "asymmetric") {
               x = arith::DivFOp::create(b, l, o, scale);
             } else { // tf_crop_and_resize
-              double start = roi[d], end = roi[d + rank];
+              Value start, end;
+              if (runtimeRoi) {
+                auto at = [&](int64_t i) {
+                  Value v = tensor::ExtractOp::create(
+                      b, l, runtimeRoi,
+                      ValueRange{arith::ConstantIndexOp::create(b, l, i)});
+                  return castScalar(b, l, v, getONNXElementType(op.getRoi()),
+                                    f64);
+                };
+                start = at(pos[d]);
+                end = at(pos[d] + numAxes);
+              } else {
+                start = f(roi[pos[d]]);
+                end = f(roi[pos[d] + numAxes]);
+              }
               Value span = arith::SubFOp::create(b, l, lin, f(1));
               Value cropped = arith::AddFOp::create(
-                  b, l, arith::MulFOp::create(b, l, f(start), span),
+                  b, l, arith::MulFOp::create(b, l, start, span),
                   arith::MulFOp::create(
                       b, l, o,
                       arith::DivFOp::create(
                           b, l,
-                          arith::MulFOp::create(b, l, f(end - start), span),
+                          arith::MulFOp::create(
+                              b, l, arith::SubFOp::create(b, l, end, start),
+                              span),
                           arith::SubFOp::create(b, l, loutF, f(1)))));
-              x = arith::SelectOp::create(
-                  b, l, loutGt1, cropped,
-                  arith::MulFOp::create(b, l, f(0.5 * (start + end)), span));
+              Value mid = arith::MulFOp::create(
+                  b, l, arith::AddFOp::create(b, l, start, end), f(0.5));
+              x = arith::SelectOp::create(b, l, loutGt1, cropped,
+                                          arith::MulFOp::create(b, l, mid, span));
               Value lo = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
                                                x, f(0));
               Value hi = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
@@ -203,6 +336,7 @@ public:
                   b, l, outside, arith::OrIOp::create(b, l, lo, hi));
             }
             coords[d] = x;
+            scaleVals[d] = scale;
           }
           auto clampIndex = [&](Value idx, int64_t d) -> Value {
             Value zero = arith::ConstantIndexOp::create(b, l, 0);
@@ -214,6 +348,82 @@ public:
           auto read = [&](ArrayRef<Value> idx) -> Value {
             Value v = tensor::ExtractOp::create(b, l, input, idx);
             return castScalar(b, l, v, onnxElem, f64);
+          };
+
+          // Cubic convolution with coefficient a (Keys), 0 beyond |s| = 2.
+          auto cubicWeight = [&](Value s) -> Value {
+            // |s| <= 1: (a+2)|s|^3 - (a+3)|s|^2 + 1
+            // 1 < |s| < 2: a|s|^3 - 5a|s|^2 + 8a|s| - 4a
+            Value as = math::AbsFOp::create(b, l, s);
+            Value s2 = arith::MulFOp::create(b, l, as, as);
+            Value s3 = arith::MulFOp::create(b, l, s2, as);
+            Value near = arith::AddFOp::create(
+                b, l,
+                arith::SubFOp::create(
+                    b, l, arith::MulFOp::create(b, l, f(cubicA + 2), s3),
+                    arith::MulFOp::create(b, l, f(cubicA + 3), s2)),
+                f(1));
+            Value far = arith::SubFOp::create(
+                b, l,
+                arith::AddFOp::create(
+                    b, l,
+                    arith::SubFOp::create(
+                        b, l, arith::MulFOp::create(b, l, f(cubicA), s3),
+                        arith::MulFOp::create(b, l, f(5 * cubicA), s2)),
+                    arith::MulFOp::create(b, l, f(8 * cubicA), as)),
+                f(4 * cubicA));
+            Value isNear = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::OLE, as, f(1));
+            Value isFar = arith::CmpFOp::create(
+                b, l, arith::CmpFPredicate::OLT, as, f(2));
+            return arith::SelectOp::create(
+                b, l, isNear, near,
+                arith::SelectOp::create(b, l, isFar, far, f(0)));
+          };
+          // The taps of the filter stretched by 1 / scale (downscaling with
+          // antialias): base = ceil(x) - 1 and ratio = x - base in (0, 1],
+          // taps base + j for j in [start, start + n), weights
+          // filter((j - ratio) * scale) renormalised to sum to 1.
+          auto antialiasTaps = [&](OpBuilder &b, Location l, Value x,
+                                   int64_t d) {
+            int64_t n = numTaps(d), start = 1 - n / 2;
+            Value sc = arith::MinimumFOp::create(b, l, scaleVals[d], f(1));
+            Value base = arith::SubFOp::create(
+                b, l, math::CeilOp::create(b, l, x), f(1));
+            Value ratio = arith::SubFOp::create(b, l, x, base);
+            Value baseIdx = toIndex(base);
+            SmallVector<Value> ws, idxs;
+            Value total = f(0);
+            for (int64_t j = start; j < start + n; ++j) {
+              Value arg = arith::MulFOp::create(
+                  b, l, arith::SubFOp::create(b, l, f(double(j)), ratio), sc);
+              Value w;
+              if (mode == Mode::Linear)
+                w = arith::MaximumFOp::create(
+                    b, l, f(0),
+                    arith::SubFOp::create(b, l, f(1),
+                                          math::AbsFOp::create(b, l, arg)));
+              else
+                w = cubicWeight(arg);
+              Value raw = arith::AddIOp::create(
+                  b, l, baseIdx, arith::ConstantIndexOp::create(b, l, j));
+              if (excludeOutside) {
+                Value zero = arith::ConstantIndexOp::create(b, l, 0);
+                Value lo = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::slt, raw, zero);
+                Value hi = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::sge, raw, inSizes[d]);
+                w = arith::SelectOp::create(
+                    b, l, arith::OrIOp::create(b, l, lo, hi), f(0), w);
+              }
+              total = arith::AddFOp::create(b, l, total, w);
+              ws.push_back(w);
+              idxs.push_back(clampIndex(raw, d));
+            }
+            SmallVector<std::pair<Value, Value>> result;
+            for (auto [idx, w] : llvm::zip(idxs, ws))
+              result.push_back({idx, arith::DivFOp::create(b, l, w, total)});
+            return result;
           };
 
           Value result;
@@ -259,6 +469,11 @@ public:
                 continue;
               }
               Value x = coords[d];
+              if (antialias && scales[d] < 1.0) {
+                // (scales[d] bounds a run-time scale from below.)
+                taps[d] = antialiasTaps(b, l, x, d);
+                continue;
+              }
               Value fl = math::FloorOp::create(b, l, x);
               Value t = arith::SubFOp::create(b, l, x, fl);
               Value base = toIndex(fl);
@@ -270,36 +485,10 @@ public:
                     {clampIndex(arith::AddIOp::create(b, l, base, one), d), t});
                 continue;
               }
-              // Cubic convolution with coefficient a (Keys).
-              auto weight = [&](Value s) -> Value {
-                // |s| <= 1: (a+2)|s|^3 - (a+3)|s|^2 + 1
-                // 1 < |s| < 2: a|s|^3 - 5a|s|^2 + 8a|s| - 4a
-                Value as = math::AbsFOp::create(b, l, s);
-                Value s2 = arith::MulFOp::create(b, l, as, as);
-                Value s3 = arith::MulFOp::create(b, l, s2, as);
-                Value near = arith::AddFOp::create(
-                    b, l,
-                    arith::SubFOp::create(
-                        b, l, arith::MulFOp::create(b, l, f(cubicA + 2), s3),
-                        arith::MulFOp::create(b, l, f(cubicA + 3), s2)),
-                    f(1));
-                Value far = arith::SubFOp::create(
-                    b, l,
-                    arith::AddFOp::create(
-                        b, l,
-                        arith::SubFOp::create(
-                            b, l, arith::MulFOp::create(b, l, f(cubicA), s3),
-                            arith::MulFOp::create(b, l, f(5 * cubicA), s2)),
-                        arith::MulFOp::create(b, l, f(8 * cubicA), as)),
-                    f(4 * cubicA));
-                Value isNear = arith::CmpFOp::create(
-                    b, l, arith::CmpFPredicate::OLE, as, f(1));
-                return arith::SelectOp::create(b, l, isNear, near, far);
-              };
               SmallVector<Value> ws, idxs;
               for (int k = -1; k <= 2; ++k) {
                 Value s = arith::SubFOp::create(b, l, t, f(k));
-                Value w = weight(s);
+                Value w = cubicWeight(s);
                 Value raw = arith::AddIOp::create(
                     b, l, base, arith::ConstantIndexOp::create(b, l, k));
                 if (excludeOutside) {

@@ -221,6 +221,10 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
       return registry->GetSchema("Split", 13, "");
     if (name == "Range")
       return registry->GetSchema("Range", 11, "");
+    // Resize-19 without axes or keep_aspect_ratio_policy (inferResize
+    // handles those): Resize-13's rule.
+    if (name == "Resize")
+      return registry->GetSchema("Resize", 13, "");
     // Versions that only widened the types of their opset-17 version.
     if (info.inferenceVersion)
       return registry->GetSchema(info.onnxName, info.inferenceVersion, "");
@@ -274,10 +278,81 @@ std::optional<SmallVector<Type>> inferConversion(Operation *op) {
   return std::nullopt;
 }
 
+/// Resize-18+ with `axes` or a keep_aspect_ratio_policy, which Resize-13's
+/// rule cannot read: the dims not named keep their size; a named dim is
+/// floor(size * scale), sizes[i], or round_int(size * common scale) under a
+/// policy; dynamic where the values are not known. Nothing for other ops.
+std::optional<SmallVector<Type>> inferResize(Operation *op) {
+  auto resize = dyn_cast<ONNXResizeOp>(op);
+  if (!resize || (!resize.getAxesAttr() &&
+                  resize.getKeepAspectRatioPolicy() == "stretch"))
+    return std::nullopt;
+  auto in = dyn_cast<RankedTensorType>(resize.getX().getType());
+  if (!in)
+    return std::nullopt;
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> axes;
+  if (ArrayAttr attr = resize.getAxesAttr()) {
+    for (APInt v : attr.getAsValueRange<IntegerAttr>()) {
+      int64_t a = v.getSExtValue();
+      if (a < -rank || a >= rank)
+        return std::nullopt;
+      axes.push_back(a < 0 ? a + rank : a);
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  auto values = [&](Value v) -> std::optional<SmallVector<double>> {
+    ElementsAttr data = v ? getKnownData(v) : nullptr;
+    if (!data || data.getNumElements() == 0)
+      return std::nullopt;
+    SmallVector<double> out;
+    if (auto f = dyn_cast<DenseFPElementsAttr>(data))
+      for (const APFloat &x : f.getValues<APFloat>())
+        out.push_back(x.convertToDouble());
+    else if (auto i = dyn_cast<DenseIntElementsAttr>(data))
+      for (const APInt &x : i.getValues<APInt>())
+        out.push_back(double(x.getSExtValue()));
+    else
+      return std::nullopt;
+    if (out.size() != axes.size())
+      return std::nullopt;
+    return out;
+  };
+  SmallVector<int64_t> shape(in.getShape());
+  for (int64_t d : axes)
+    shape[d] = ShapedType::kDynamic;
+  if (auto scales = values(resize.getScales())) {
+    for (auto [i, d] : llvm::enumerate(axes))
+      if (!in.isDynamicDim(d))
+        shape[d] = int64_t(std::floor(double(in.getDimSize(d)) * (*scales)[i]));
+  } else if (auto sizes = values(resize.getSizes())) {
+    StringRef policy = resize.getKeepAspectRatioPolicy();
+    if (policy == "stretch") {
+      for (auto [i, d] : llvm::enumerate(axes))
+        shape[d] = int64_t((*sizes)[i]);
+    } else if (llvm::none_of(axes, [&](int64_t d) { return in.isDynamicDim(d); })) {
+      std::optional<double> common;
+      for (auto [i, d] : llvm::enumerate(axes)) {
+        double r = (*sizes)[i] / double(in.getDimSize(d));
+        common = !common ? r
+                 : policy == "not_larger" ? std::min(*common, r)
+                                          : std::max(*common, r);
+      }
+      for (int64_t d : axes)
+        shape[d] = int64_t(std::floor(*common * in.getDimSize(d) + 0.5));
+    }
+  }
+  return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
+}
+
 } // namespace
 
 FailureOr<SmallVector<Type>>
 mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
+  if (std::optional<SmallVector<Type>> types = inferResize(op))
+    return *types;
   if (std::optional<SmallVector<Type>> types = inferConversion(op)) {
     if (llvm::any_of(*types, [](Type t) { return !t; })) {
       error = "the element type it names is not supported";

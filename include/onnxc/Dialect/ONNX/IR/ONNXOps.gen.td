@@ -3360,22 +3360,28 @@ def ONNXReshapeOp : ONNX_Op<"Reshape", 25, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$reshaped);
 }
 
-def ONNXResizeOp : ONNX_Op<"Resize", 13, [Pure, AttrSizedOperandSegments]> {
-  let summary = "ONNX Resize operation (ai.onnx version 13)";
+def ONNXResizeOp : ONNX_Op<"Resize", 19, [Pure, AttrSizedOperandSegments]> {
+  let summary = "ONNX Resize operation (ai.onnx version 19)";
   let description = [{
     Resize the input tensor. In general, it calculates every value in the output tensor as a weighted average of neighborhood (a.k.a. sampling locations) in the input tensor.
     Each dimension value of the output tensor is:
-      output_dimension = floor(input_dimension * (roi_end - roi_start) * scale) if input \"sizes\" is not specified.
+    ```
+    output_dimension = floor(input_dimension * (roi_end - roi_start) * scale)
+    ```
+    if input \"sizes\" is not specified.
   }];
   let arguments = (ins
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
     Optional<TensorOf<[F16, F32, F64]>>:$roi,
     Optional<TensorOf<[F32]>>:$scales,
     Optional<TensorOf<[I64]>>:$sizes,
+    DefaultValuedAttr<I64Attr, "0">:$antialias,
+    OptionalAttr<I64ArrayAttr>:$axes,
     DefaultValuedStrAttr<StrAttr, "half_pixel">:$coordinate_transformation_mode,
     DefaultValuedAttr<F32Attr, "-0.75">:$cubic_coeff_a,
     DefaultValuedAttr<I64Attr, "0">:$exclude_outside,
     DefaultValuedAttr<F32Attr, "0.0">:$extrapolation_value,
+    DefaultValuedStrAttr<StrAttr, "stretch">:$keep_aspect_ratio_policy,
     DefaultValuedStrAttr<StrAttr, "nearest">:$mode,
     DefaultValuedStrAttr<StrAttr, "round_prefer_floor">:$nearest_mode);
   let results = (outs
