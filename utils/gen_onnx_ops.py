@@ -62,6 +62,8 @@ VERSIONS = {
     "QuantizeLinear": 28, "DequantizeLinear": 28,
     # 18: antialias, axes, keep_aspect_ratio_policy; 19: half_pixel_symmetric.
     "Resize": 19,
+    # 18: optional `axes` input; 19: 'wrap' mode; 21-25: narrow types.
+    "Pad": 25,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "CumProd": 26,

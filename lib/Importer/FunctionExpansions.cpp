@@ -7,6 +7,7 @@
 
 #include <onnx/defs/function.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -513,10 +514,79 @@ LogicalResult buildGroupNormalization(
   return success();
 }
 
+/// CenterCropPad-18: along each of `axes` (every dim by default) pad with
+/// zeros to `shape` (floor(half) before, the rest after), then crop the
+/// centre window of `shape` (starting at floor(half) of the excess).
+LogicalResult buildCenterCropPad(const onnx::NodeProto &node,
+                                 const std::function<Type(StringRef)> &typeOf,
+                                 onnx::FunctionProto &body,
+                                 std::string &reason) {
+  body.add_input("input_data");
+  body.add_input("shape");
+  body.add_output("output_data");
+  auto x = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(0)));
+  if (!x) {
+    reason = "needs an input of known rank";
+    return failure();
+  }
+  int64_t rank = x.getRank();
+  std::vector<int64_t> axes;
+  if (const auto *attr = findNodeAttr(node, "axes")) {
+    for (int64_t a : attr->ints()) {
+      if (a < -rank || a >= rank) {
+        reason = "has an axis outside [-rank, rank)";
+        return failure();
+      }
+      axes.push_back(a < 0 ? a + rank : a);
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  onnx::FunctionBuilder b(body);
+  b.Const("axes", axes)
+      .Const("zero", std::vector<int64_t>{0})
+      .Const("two", std::vector<int64_t>{2})
+      .Add("x_shape = Shape(input_data)")
+      .Add("x_dims = Gather(x_shape, axes)")
+      .Add("grow = Sub(shape, x_dims)")
+      .Add("pad_total = Max(grow, zero)")
+      .Add("pad_before = Div(pad_total, two)")
+      .Add("pad_after = Sub(pad_total, pad_before)");
+  // Pad-13's pads for every dim: the named ones' amounts, 0 elsewhere.
+  std::string befores, afters;
+  for (int64_t d = 0; d < rank; ++d) {
+    auto it = std::find(axes.begin(), axes.end(), d);
+    std::string pb = "zero", pa = "zero";
+    if (it != axes.end()) {
+      int64_t i = it - axes.begin();
+      std::string at = "at_" + std::to_string(d);
+      std::string next = "next_" + std::to_string(d);
+      pb = "before_" + std::to_string(d);
+      pa = "after_" + std::to_string(d);
+      b.Const(at, std::vector<int64_t>{i})
+          .Const(next, std::vector<int64_t>{i + 1})
+          .Add((pb + " = Slice(pad_before, " + at + ", " + next + ")").c_str())
+          .Add((pa + " = Slice(pad_after, " + at + ", " + next + ")").c_str());
+    }
+    befores += (d ? ", " : "") + pb;
+    afters += ", " + pa;
+  }
+  b.Add(("pads = Concat <axis = 0> (" + befores + afters + ")").c_str())
+      .Add("padded = Pad(input_data, pads)")
+      .Add("shrink = Sub(x_dims, shape)")
+      .Add("crop_total = Max(shrink, zero)")
+      .Add("starts = Div(crop_total, two)")
+      .Add("ends = Add(starts, shape)")
+      .Add("output_data = Slice(padded, starts, ends, axes)");
+  return success();
+}
+
 } // namespace
 
 bool mlir::onnxc::hasFunctionExpansion(StringRef opType, int version) {
-  return (opType == "Attention" && version >= 23 && version <= 25) ||
+  return (opType == "CenterCropPad" && version == 18) ||
+         (opType == "Attention" && version >= 23 && version <= 25) ||
          (opType == "RotaryEmbedding" && version == 23) ||
          (opType == "SwiGLU" && version == 28) ||
          (opType == "GroupNormalization" && (version == 18 || version == 21));
@@ -537,6 +607,8 @@ LogicalResult mlir::onnxc::buildFunctionExpansion(
       return buildRotaryEmbedding(node, typeOf, body, reason);
     if (node.op_type() == "SwiGLU")
       return buildSwiGLU(node, body);
+    if (node.op_type() == "CenterCropPad")
+      return buildCenterCropPad(node, typeOf, body, reason);
     if (node.op_type() == "GroupNormalization")
       return buildGroupNormalization(node, version, typeOf, body, reason);
   } catch (const std::exception &e) {

@@ -77,38 +77,6 @@ int64_t rankOf(AdapterContext &ctx, StringRef name) {
   return t ? t.getRank() : -1;
 }
 
-// Pad-18+: optional `axes` input; Pad-19: 'wrap' mode.
-LogicalResult adaptPad(onnx::NodeProto &node, AdapterContext &ctx,
-                       std::string &reason) {
-  if (strAttr(node, "mode", "constant") == "wrap") {
-    reason = "uses mode 'wrap'";
-    return failure();
-  }
-  std::string axesName = input(node, 3);
-  if (axesName.empty())
-    return truncateInputs(node, 3), success();
-  auto axes = ctx.constantInts(axesName);
-  auto pads = ctx.constantInts(input(node, 1));
-  int64_t rank = rankOf(ctx, input(node, 0));
-  if (!axes || !pads || rank < 0 || pads->size() != 2 * axes->size()) {
-    reason = "uses a non-constant axes or pads input";
-    return failure();
-  }
-  SmallVector<int64_t> full(2 * rank, 0);
-  for (auto [i, axis] : llvm::enumerate(*axes)) {
-    int64_t a = axis < 0 ? axis + rank : axis;
-    if (a < 0 || a >= rank) {
-      reason = "has an axis out of range";
-      return failure();
-    }
-    full[a] = (*pads)[i];
-    full[a + rank] = (*pads)[i + axes->size()];
-  }
-  node.set_input(1, ctx.makeInt64Constant(full));
-  truncateInputs(node, 3);
-  return success();
-}
-
 LogicalResult adaptScatter(onnx::NodeProto &node, std::string &reason) {
   std::string r = strAttr(node, "reduction", "none");
   if (r == "max" || r == "min") {
@@ -233,6 +201,10 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   // Resize-13's behaviour.
   if (op == "Resize")
     return success();
+  // Pad-18 added the optional `axes` input (absent: every dim) and Pad-19
+  // the 'wrap' mode.
+  if (op == "Pad")
+    return success();
   reason = "version " + std::to_string(version) +
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
@@ -241,7 +213,7 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
 
 bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
   return llvm::StringSwitch<bool>(opType)
-      .Cases({"Pad", "ScatterElements", "ScatterND", "AveragePool", "LpPool",
+      .Cases({"ScatterElements", "ScatterND", "AveragePool", "LpPool",
               "GridSample", "DFT"},
              true)
       .Default(false);
@@ -251,8 +223,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
                                      AdapterContext &ctx,
                                      std::string &reason) {
   StringRef op = node.op_type();
-  if (op == "Pad")
-    return adaptPad(node, ctx, reason);
   if (op == "ScatterElements" || op == "ScatterND")
     return adaptScatter(node, reason);
   if (op == "AveragePool" || op == "LpPool")

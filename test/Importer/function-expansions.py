@@ -1,5 +1,5 @@
-# SwiGLU-28 and GroupNormalization-18/21 import as function bodies built for
-# the node (lib/Importer/FunctionExpansions.cpp).
+# SwiGLU-28, GroupNormalization-18/21 and CenterCropPad-18 import as
+# function bodies built for the node (lib/Importer/FunctionExpansions.cpp).
 # RUN: rm -rf %t && mkdir -p %t
 
 # SwiGLU: A * sigmoid(alpha * A) * B.
@@ -23,6 +23,24 @@
 # GN18: "onnx.Reshape"({{.*}}) {{.*}} -> tensor<6x1x1xf32>
 # GN18: "onnx.Add"({{.*}}) : (tensor<2x6x2x2xf32>, tensor<6x1x1xf32>) -> tensor<2x6x2x2xf32>
 
+# CenterCropPad over axes [-1, 0] of a 3 x 5 x 4 input to shape [6, 2]: dim
+# 2 pads 4 -> 6 (1 before, 1 after), dim 0 crops 3 -> 2 (from 0); dim 1 is
+# not named: its pads are 0 and the slice leaves it alone.
+# RUN: %python %s center_crop_pad %t/ccp.onnx
+# RUN: onnxc --emit=onnx %t/ccp.onnx -o - | FileCheck %s --check-prefix=CCP
+# CCP: "onnx.Gather"
+# CCP: "onnx.Concat"({{.*}}) <{axis = 0 : i64}> : ({{.*}}) -> tensor<6xi64>
+# CCP: "onnx.Pad"
+# CCP: "onnx.Slice"
+# After the graph passes the pads and the window are constants.
+# RUN: onnxc --emit=onnx-graph %t/ccp.onnx -o - | FileCheck %s --check-prefix=CCP-GRAPH
+# CCP-GRAPH-DAG: %[[STARTS:.+]] = "onnx.Constant"() <{value = dense<0> : tensor<2xi64>}>
+# CCP-GRAPH-DAG: %[[ENDS:.+]] = "onnx.Constant"() <{value = dense<[6, 2]> : tensor<2xi64>}>
+# CCP-GRAPH-DAG: %[[AXES:.+]] = "onnx.Constant"() <{value = dense<[2, 0]> : tensor<2xi64>}>
+# CCP-GRAPH-DAG: %[[PADS:.+]] = "onnx.Constant"() <{value = dense<[0, 0, 1, 0, 0, 1]> : tensor<6xi64>}>
+# CCP-GRAPH: %[[P:.+]] = "onnx.Pad"(%{{.+}}, %[[PADS]]) {{.*}} -> tensor<3x5x6xf32>
+# CCP-GRAPH: "onnx.Slice"(%[[P]], %[[STARTS]], %[[ENDS]], %[[AXES]]) {{.*}} -> tensor<2x5x6xf32>
+
 import sys
 
 import onnx
@@ -35,6 +53,10 @@ if mode == "swiglu":
     inputs = [helper.make_tensor_value_info("A", F, [2, 4]),
               helper.make_tensor_value_info("B", F, [2, 4])]
     opset = 28
+elif mode == "center_crop_pad":
+    nodes = [helper.make_node("CenterCropPad", ["X", "shape"], ["Y"], name="ccp", axes=[-1, 0])]
+    inputs = [helper.make_tensor_value_info("X", F, [3, 5, 4])]
+    opset = 18
 else:
     nodes = [helper.make_node("GroupNormalization", ["X", "scale", "bias"], ["Y"],
                               name="gn", num_groups=2)]
@@ -42,7 +64,11 @@ else:
               helper.make_tensor_value_info("scale", F, [2]),
               helper.make_tensor_value_info("bias", F, [2])]
     opset = 18
-graph = helper.make_graph(nodes, mode, inputs, [helper.make_tensor_value_info("Y", F, None)])
+inits = []
+if mode == "center_crop_pad":
+    inits = [helper.make_tensor("shape", TensorProto.INT64, [2], [6, 2])]
+graph = helper.make_graph(nodes, mode, inputs, [helper.make_tensor_value_info("Y", F, None)],
+                          initializer=inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
 model.ir_version = 8
 onnx.save(model, path)

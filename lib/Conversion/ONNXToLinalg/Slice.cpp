@@ -165,7 +165,17 @@ public:
         mode != "wrap")
       return rewriter.notifyMatchFailure(op, "unknown mode");
     auto pads = readIndexList(rewriter, loc, adaptor.getPads(), op.getPads());
-    if (failed(pads) || int64_t(pads->size()) != 2 * rank)
+    // Pad-18 `axes`: the dims the pads refer to (every dim when absent).
+    Value axesIn = op.getAxes();
+    bool hasAxes = axesIn && !isa<NoneType>(axesIn.getType());
+    FailureOr<SmallVector<OpFoldResult>> axes;
+    if (hasAxes) {
+      axes = readIndexList(rewriter, loc, adaptor.getAxes(), axesIn);
+      if (failed(axes))
+        return rewriter.notifyMatchFailure(op, "axes length unknown");
+    }
+    int64_t numAxes = hasAxes ? int64_t(axes->size()) : rank;
+    if (failed(pads) || int64_t(pads->size()) != 2 * numAxes)
       return rewriter.notifyMatchFailure(op, "pads length unknown");
     Type elem = type.getElementType();
     Value padValue;
@@ -180,10 +190,46 @@ public:
                                            rewriter.getZeroAttr(elem));
     }
     IndexMath m(rewriter, loc);
+    // Per dim: the pads before and after it, through the axes.
+    SmallVector<OpFoldResult> padBefore(rank, rewriter.getIndexAttr(0)),
+        padAfter(rank, rewriter.getIndexAttr(0));
+    for (int64_t i = 0; i < numAxes; ++i) {
+      OpFoldResult b = (*pads)[i], e = (*pads)[i + numAxes];
+      if (!hasAxes) {
+        padBefore[i] = b;
+        padAfter[i] = e;
+        continue;
+      }
+      if (std::optional<int64_t> a = getConstantIntValue((*axes)[i])) {
+        int64_t d = *a < 0 ? *a + rank : *a;
+        if (d < 0 || d >= rank)
+          return op.emitError() << "'onnx.Pad': axis " << *a
+                                << " is outside [" << -rank << ", " << rank
+                                << ")";
+        padBefore[d] = b;
+        padAfter[d] = e;
+        continue;
+      }
+      // A run-time axis: checked, then each dim takes the pads where it is
+      // the one named.
+      Value axis = m.wrapNegative(m.v((*axes)[i]), m.c(rank));
+      emitRuntimeCheck(rewriter, loc, op,
+                       arith::OrIOp::create(rewriter, loc,
+                                            m.cmp(Pred::slt, axis, m.c(0)),
+                                            m.cmp(Pred::sge, axis, m.c(rank))),
+                       "axis {0} (after adding the rank to a negative one) is "
+                       "outside [0, " + Twine(rank) + ")",
+                       {axis});
+      for (int64_t d = 0; d < rank; ++d) {
+        Value named = m.cmp(Pred::eq, axis, m.c(d));
+        padBefore[d] = m.select(named, m.v(b), m.v(padBefore[d]));
+        padAfter[d] = m.select(named, m.v(e), m.v(padAfter[d]));
+      }
+    }
     SmallVector<OpFoldResult> dims = getDims(rewriter, loc, in), sizes;
     SmallVector<Value> before, inDims;
     for (int64_t d = 0; d < rank; ++d) {
-      OpFoldResult b = (*pads)[d], e = (*pads)[d + rank];
+      OpFoldResult b = padBefore[d], e = padAfter[d];
       before.push_back(m.v(b));
       inDims.push_back(m.v(dims[d]));
       sizes.push_back(

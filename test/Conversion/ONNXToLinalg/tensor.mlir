@@ -263,7 +263,7 @@ func.func @slice(%x: tensor<5x?xf32>) -> tensor<2x?xf32> {
 
 func.func @pad_reflect(%x: tensor<?x4xf32>) -> tensor<?x6xf32> {
   %p = "onnx.Constant"() <{value = dense<[1, 1, 0, 1]> : tensor<4xi64>}> : () -> tensor<4xi64>
-  %0 = "onnx.Pad"(%x, %p) {mode = "reflect"} : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x6xf32>
+  %0 = "onnx.Pad"(%x, %p) <{mode = "reflect", operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<?x4xf32>, tensor<4xi64>) -> tensor<?x6xf32>
   return %0 : tensor<?x6xf32>
 }
 // CHECK-LABEL: func.func @pad_reflect
@@ -403,3 +403,34 @@ func.func @range_f16(%s: tensor<f16>, %l: tensor<f16>, %d: tensor<f16>) -> tenso
 // CHECK:   %[[STEP:.+]] = arith.mulf %[[I]], %[[DELTA]] : f32
 // CHECK:   %[[V:.+]] = arith.addf %[[START]], %[[STEP]] : f32
 // CHECK:   arith.truncf %[[V]] : f32 to f16
+
+// -----
+
+// Pad-18 `axes`: the pads [1, 2] before / [0, 3] after refer to dims 2 and
+// -3 (0); dim 1 is not padded. Wrap mode reads index mod size.
+// CHECK-LABEL: func.func @pad_axes_wrap
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<5x3x6xf32>)
+// CHECK-COUNT-3: arith.remsi
+// CHECK: tensor.extract %{{.+}} : tensor<2x3x4xf32>
+func.func @pad_axes_wrap(%x: tensor<2x3x4xf32>) -> tensor<5x3x6xf32> {
+  %p = "onnx.Constant"() <{value = dense<[2, 1, 0, 3]> : tensor<4xi64>}> : () -> tensor<4xi64>
+  %a = "onnx.Constant"() <{value = dense<[2, -3]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %0 = "onnx.Pad"(%x, %p, %a) <{mode = "wrap", operandSegmentSizes = array<i32: 1, 1, 0, 1>}> : (tensor<2x3x4xf32>, tensor<4xi64>, tensor<2xi64>) -> tensor<5x3x6xf32>
+  return %0 : tensor<5x3x6xf32>
+}
+
+// -----
+
+// Run-time axes: checked to be in range, then each dim selects the pads of
+// the axis that names it.
+// CHECK-LABEL: func.func @pad_runtime_axes
+// CHECK: scf.if
+// CHECK: call @onnxc_rt_fail
+// CHECK: arith.cmpi eq
+// CHECK: arith.select
+// CHECK: linalg.generic
+func.func @pad_runtime_axes(%x: tensor<2x3xf32>, %a: tensor<1xi64>) -> tensor<?x?xf32> {
+  %p = "onnx.Constant"() <{value = dense<[1, 1]> : tensor<2xi64>}> : () -> tensor<2xi64>
+  %0 = "onnx.Pad"(%x, %p, %a) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>}> : (tensor<2x3xf32>, tensor<2xi64>, tensor<1xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}

@@ -225,6 +225,9 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
     // handles those): Resize-13's rule.
     if (name == "Resize")
       return registry->GetSchema("Resize", 13, "");
+    // Pad-25 without axes: Pad-13's rule (inferPad handles axes).
+    if (name == "Pad")
+      return registry->GetSchema("Pad", 13, "");
     // Versions that only widened the types of their opset-17 version.
     if (info.inferenceVersion)
       return registry->GetSchema(info.onnxName, info.inferenceVersion, "");
@@ -347,11 +350,50 @@ std::optional<SmallVector<Type>> inferResize(Operation *op) {
   return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
 }
 
+/// Pad-18+ with `axes`: the data's rank; a dim not named keeps its size, a
+/// named one grows by its pads where they and the axes are known.
+std::optional<SmallVector<Type>> inferPad(Operation *op) {
+  auto pad = dyn_cast<ONNXPadOp>(op);
+  if (!pad || !pad.getAxes() || isa<NoneType>(pad.getAxes().getType()))
+    return std::nullopt;
+  auto in = dyn_cast<RankedTensorType>(pad.getData().getType());
+  if (!in)
+    return std::nullopt;
+  int64_t rank = in.getRank();
+  SmallVector<int64_t> shape(in.getShape());
+  auto ints = [](Value v) -> std::optional<SmallVector<int64_t>> {
+    auto data = dyn_cast_or_null<DenseIntElementsAttr>(getKnownData(v));
+    if (!data)
+      return std::nullopt;
+    SmallVector<int64_t> out;
+    for (const APInt &x : data.getValues<APInt>())
+      out.push_back(x.getSExtValue());
+    return out;
+  };
+  auto axes = ints(pad.getAxes());
+  auto pads = ints(pad.getPads());
+  if (!axes || !pads || pads->size() != 2 * axes->size()) {
+    // Which dims change is not known.
+    return SmallVector<Type>{RankedTensorType::get(
+        SmallVector<int64_t>(rank, ShapedType::kDynamic), in.getElementType())};
+  }
+  for (auto [i, a] : llvm::enumerate(*axes)) {
+    int64_t d = a < 0 ? a + rank : a;
+    if (d < 0 || d >= rank)
+      return std::nullopt;
+    if (!in.isDynamicDim(d))
+      shape[d] += (*pads)[i] + (*pads)[i + axes->size()];
+  }
+  return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
+}
+
 } // namespace
 
 FailureOr<SmallVector<Type>>
 mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
   if (std::optional<SmallVector<Type>> types = inferResize(op))
+    return *types;
+  if (std::optional<SmallVector<Type>> types = inferPad(op))
     return *types;
   if (std::optional<SmallVector<Type>> types = inferConversion(op)) {
     if (llvm::any_of(*types, [](Type t) { return !t; })) {

@@ -2658,13 +2658,13 @@ def ONNXPReluOp : ONNX_Op<"PRelu", 16, [Pure]> {
     TensorOf<[BF16, F16, F32, F64, UI32, UI64, I32, I64]>:$Y);
 }
 
-def ONNXPadOp : ONNX_Op<"Pad", 13, [Pure]> {
-  let summary = "ONNX Pad operation (ai.onnx version 13)";
+def ONNXPadOp : ONNX_Op<"Pad", 25, [Pure, AttrSizedOperandSegments]> {
+  let summary = "ONNX Pad operation (ai.onnx version 25)";
   let description = [{
     Given a tensor containing the data to be padded (`data`), a tensor containing the number of start and end pad values for axis (`pads`), (optionally) a `mode`, and (optionally) `constant_value`,
     a padded tensor (`output`) is generated.
 
-    The three supported `modes` are (similar to corresponding modes supported by `numpy.pad`):
+    The four supported `modes` are (similar to corresponding modes supported by `numpy.pad`):
 
     1) `constant`(default) - pads with a given constant value as specified by `constant_value` (which defaults to 0, empty string, or False)
 
@@ -2672,77 +2672,104 @@ def ONNXPadOp : ONNX_Op<"Pad", 13, [Pure]> {
 
     3) `edge` - pads with the edge values of array
 
+    4) `wrap` - wrap-around padding as if the data tensor forms a torus
+
 
     Example 1 (`constant` mode):
-      Insert 0 pads to the beginning of the second dimension.
 
-      data =
-      [
-          [1.0, 1.2],
-          [2.3, 3.4],
-          [4.5, 5.7],
-      ]
+    Insert 0 pads to the beginning of the second dimension.
 
-      pads = [0, 2, 0, 0]
+    ```
+    data = [
+        [1.0, 1.2],
+        [2.3, 3.4],
+        [4.5, 5.7],
+    ]
 
-      mode = 'constant'
+    pads = [0, 2, 0, 0]
 
-      constant_value = 0.0
+    mode = 'constant'
 
-      output =
-      [
-          [0.0, 0.0, 1.0, 1.2],
-          [0.0, 0.0, 2.3, 3.4],
-          [0.0, 0.0, 4.5, 5.7],
-      ]
+    constant_value = 0.0
 
+    output = [
+        [0.0, 0.0, 1.0, 1.2],
+        [0.0, 0.0, 2.3, 3.4],
+        [0.0, 0.0, 4.5, 5.7],
+    ]
+    ```
 
     Example 2 (`reflect` mode):
-      data =
-      [
-          [1.0, 1.2],
-          [2.3, 3.4],
-          [4.5, 5.7],
-      ]
 
-      pads = [0, 2, 0, 0]
+    ```
+    data = [
+        [1.0, 1.2],
+        [2.3, 3.4],
+        [4.5, 5.7],
+    ]
 
-      mode = 'reflect'
+    pads = [0, 2, 0, 0]
 
-      output =
-      [
-          [1.0, 1.2, 1.0, 1.2],
-          [2.3, 3.4, 2.3, 3.4],
-          [4.5, 5.7, 4.5, 5.7],
-      ]
+    mode = 'reflect'
 
+    output = [
+        [1.0, 1.2, 1.0, 1.2],
+        [2.3, 3.4, 2.3, 3.4],
+        [4.5, 5.7, 4.5, 5.7],
+    ]
+    ```
 
     Example 3 (`edge` mode):
-      data =
-      [
-          [1.0, 1.2],
-          [2.3, 3.4],
-          [4.5, 5.7],
-      ]
 
-      pads = [0, 2, 0, 0]
+    ```
+    data = [
+        [1.0, 1.2],
+        [2.3, 3.4],
+        [4.5, 5.7],
+    ]
 
-      mode = 'edge'
+    pads = [0, 2, 0, 0]
 
-      output =
-      [
-          [1.0, 1.0, 1.0, 1.2],
-          [2.3, 2.3, 2.3, 3.4],
-          [4.5, 4.5, 4.5, 5.7],
-      ]
+    mode = 'edge'
+
+    output = [
+        [1.0, 1.0, 1.0, 1.2],
+        [2.3, 2.3, 2.3, 3.4],
+        [4.5, 4.5, 4.5, 5.7],
+    ]
+    ```
+
+    Example 4 (`wrap` mode):
+
+    ```
+    data = [
+        [1.0, 1.2],
+        [2.3, 3.4],
+        [4.5, 5.7],
+    ]
+
+    pads = [2, 1, 1, 1]
+
+    mode = 'wrap'
+
+    output = [
+        [3.4, 2.3, 3.4, 2.3],
+        [5.7, 4.5, 5.7, 4.5],
+        [1.2, 1.0, 1.2, 1.0],
+        [3.4, 2.3, 3.4, 2.3],
+        [5.7, 4.5, 5.7, 4.5],
+        [1.2, 1.0, 1.2, 1.0],
+    ]
+    ```
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$data,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$data,
     TensorOf<[I64]>:$pads,
-    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>>:$constant_value,
+    Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>>:$constant_value,
+    Optional<TensorOf<[I32, I64]>>:$axes,
     DefaultValuedStrAttr<StrAttr, "constant">:$mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
 }
 
 def ONNXPowOp : ONNX_Op<"Pow", 15, [Pure]> {
