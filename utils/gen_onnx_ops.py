@@ -66,7 +66,7 @@ VERSIONS = {
     "Pad": 25,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
-    "CumProd": 26,
+    "BitCast": 26, "CumProd": 26,
     "Gelu": 20, "Mish": 22, "RMSNormalization": 23, "Swish": 24,
 }
 

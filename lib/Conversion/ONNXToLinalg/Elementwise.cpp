@@ -633,6 +633,11 @@ void mlir::onnxc::populateElementwisePatterns(const TypeConverter &converter,
                       getONNXElementType(op->getResult(0)),
                       {castOp.getSaturate() != 0, castOp.getRoundMode()});
   }, Types::NoString, /*numOperands=*/1);
+  add<ONNXBitCastOp>(patterns, c, [](OpBuilder &b, Location l, ValueRange a,
+                                     Operation *op) {
+    return bitcastScalar(b, l, a[0], elemOf(op),
+                         getONNXElementType(op->getResult(0)));
+  });
   patterns.add<DropoutLowering, IdentityLowering<ONNXIdentityOp>>(
       converter, patterns.getContext());
 }

@@ -235,3 +235,36 @@ Value mlir::onnxc::castNarrowScalar(OpBuilder &b, Location loc, Value v,
   return arith::ShRSIOp::create(
       b, loc, arith::ShLIOp::create(b, loc, byte, shift), shift);
 }
+
+unsigned mlir::onnxc::getONNXBitWidth(Type t) {
+  if (t.isInteger(1))
+    return 8; // ONNX's bool is a byte
+  if (auto c = dyn_cast<ComplexType>(t))
+    return 2 * getONNXBitWidth(c.getElementType());
+  return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 0;
+}
+
+Value mlir::onnxc::bitcastScalar(OpBuilder &b, Location loc, Value v,
+                                 Type from, Type to) {
+  unsigned width = getONNXBitWidth(from);
+  Ints i{b, loc};
+  // The bits as an integer of `width` (held in i8 when narrower).
+  Value bits = v;
+  if (from.isInteger(1))
+    bits = arith::ExtUIOp::create(b, loc, b.getI8Type(), v);
+  else if (isa<FloatType>(from) && !isNarrowFloat(from))
+    bits = arith::BitcastOp::create(b, loc, b.getIntegerType(width), v);
+  else if (width < 8)
+    bits = arith::AndIOp::create(b, loc, v, i.c((1 << width) - 1, 8));
+  // ... read as `to`.
+  if (to.isInteger(1))
+    return arith::CmpIOp::create(b, loc, P::ne, bits, i.c(0, 8));
+  if (isa<FloatType>(to) && !isNarrowFloat(to))
+    return arith::BitcastOp::create(b, loc, to, bits);
+  if (isNarrowInteger(to) && !to.isUnsignedInteger()) {
+    Value shift = i.c(8 - width, 8);
+    return arith::ShRSIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, bits, shift), shift);
+  }
+  return bits;
+}

@@ -99,3 +99,19 @@ func.func @cast_to_e8m0(%x: tensor<4xf32>) -> tensor<4xf8E8M0FNU> {
   %0 = "onnx.Cast"(%x) <{to = 24 : i64, round_mode = "down"}> : (tensor<4xf32>) -> tensor<4xf8E8M0FNU>
   return %0 : tensor<4xf8E8M0FNU>
 }
+
+// -----
+
+// BitCast reinterprets the bits: f32 -> i32 directly; int4 -> uint4 masks
+// the sign extension of its i8 storage away; bool is a byte.
+// CHECK-LABEL: func.func @bitcast
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: %[[MASK:.*]] = arith.constant 15 : i8
+// CHECK: arith.andi %{{.*}}, %[[MASK]] : i8
+// CHECK: arith.extui %{{.*}} : i1 to i8
+func.func @bitcast(%x: tensor<4xf32>, %y: tensor<4xi4>, %z: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xui4>, tensor<4xui8>) {
+  %0 = "onnx.BitCast"(%x) <{to = 6 : i64}> : (tensor<4xf32>) -> tensor<4xi32>
+  %1 = "onnx.BitCast"(%y) <{to = 21 : i64}> : (tensor<4xi4>) -> tensor<4xui4>
+  %2 = "onnx.BitCast"(%z) <{to = 2 : i64}> : (tensor<4xi1>) -> tensor<4xui8>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xui4>, tensor<4xui8>
+}

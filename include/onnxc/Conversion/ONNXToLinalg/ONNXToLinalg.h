@@ -138,6 +138,11 @@ Value castScalar(OpBuilder &b, Location loc, Value v, Type from, Type to,
 bool isNarrowFloat(Type t);
 /// int4, uint4, int2, uint2.
 bool isNarrowInteger(Type t);
+/// The bits of an ONNX element type (bool: 8, as ONNX stores it).
+unsigned getONNXBitWidth(Type t);
+/// ONNX BitCast of a scalar held as `from` to `to` (same bit width): the
+/// bits reinterpreted, narrow types through their i8 storage.
+Value bitcastScalar(OpBuilder &b, Location loc, Value v, Type from, Type to);
 /// castScalar where `from` or `to` is narrow (held in an i8).
 Value castNarrowScalar(OpBuilder &b, Location loc, Value v, Type from,
                        Type to, const CastOptions &options);

@@ -252,7 +252,7 @@ Type elementTypeOf(MLIRContext *ctx, int64_t dataType) {
 }
 
 /// Conversions whose result is the input's shape with an element type the
-/// op names (Cast, CastLike) or derives (QuantizeLinear, DequantizeLinear).
+/// op names (Cast, CastLike, BitCast) or derives (QuantizeLinear, DequantizeLinear).
 /// Their versions after opset 17 name types (float8, int4, ...) libonnx 1.12
 /// cannot express. Nothing when `op` is not one of them.
 std::optional<SmallVector<Type>> inferConversion(Operation *op) {
@@ -264,6 +264,21 @@ std::optional<SmallVector<Type>> inferConversion(Operation *op) {
     return SmallVector<Type>{withElementType(
         cast.getInput().getType(),
         getElementTypeOrSelf(cast.getTargetType().getType()))};
+  if (auto cast = dyn_cast<ONNXBitCastOp>(op)) {
+    Type from = getElementTypeOrSelf(cast.getInput().getType());
+    Type to = elementTypeOf(ctx, cast.getTo());
+    // Same bit width (bool counts as a byte): else no type.
+    auto bits = [](Type t) -> unsigned {
+      if (t.isInteger(1))
+        return 8;
+      if (auto c = dyn_cast<ComplexType>(t))
+        return 2 * c.getElementType().getIntOrFloatBitWidth();
+      return t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 0;
+    };
+    if (to && bits(from) != bits(to))
+      to = nullptr;
+    return SmallVector<Type>{withElementType(cast.getInput().getType(), to)};
+  }
   if (auto q = dyn_cast<ONNXQuantizeLinearOp>(op)) {
     Type elem = elementTypeOf(ctx, q.getOutputDtype());
     if (!elem && q.getYZeroPoint())
@@ -397,7 +412,8 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
     return *types;
   if (std::optional<SmallVector<Type>> types = inferConversion(op)) {
     if (llvm::any_of(*types, [](Type t) { return !t; })) {
-      error = "the element type it names is not supported";
+      error = "the element type it names is not supported (BitCast: or has "
+              "another bit width)";
       return failure();
     }
     return *types;

@@ -284,6 +284,25 @@ def ONNXBernoulliOp : ONNX_Op<"Bernoulli", 22, []> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1]>:$output);
 }
 
+def ONNXBitCastOp : ONNX_Op<"BitCast", 26, [Pure]> {
+  let summary = "ONNX BitCast operation (ai.onnx version 26)";
+  let description = [{
+    Reinterprets the binary representation of a tensor as a different data type,
+    specified by the 'to' attribute. Unlike Cast, BitCast preserves the exact bit
+    pattern without any value conversion.
+
+    The target data type must have the same bit-width as the input data type.
+    The output tensor has the same shape as the input tensor.
+    All types except string are supported. Implementations must treat the
+    underlying bytes as little endian.
+  }];
+  let arguments = (ins
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$input,
+    I64Attr:$to);
+  let results = (outs
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$output);
+}
+
 def ONNXBitShiftOp : ONNX_Op<"BitShift", 28, [Pure]> {
   let summary = "ONNX BitShift operation (ai.onnx version 28)";
   let description = [{
