@@ -64,6 +64,9 @@ VERSIONS = {
     "Resize": 19,
     # 18: optional `axes` input; 19: 'wrap' mode; 21-25: narrow types.
     "Pad": 25,
+    # 19 (AveragePool) / 18 (LpPool): dilations, LpPool's ceil_mode; 22:
+    # bfloat16.
+    "AveragePool": 22, "LpPool": 22,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "BitCast": 26, "CumProd": 26,

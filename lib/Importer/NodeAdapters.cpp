@@ -27,11 +27,6 @@ void removeAttr(onnx::NodeProto &node, StringRef name) {
     }
 }
 
-int64_t intAttr(const onnx::NodeProto &node, StringRef name, int64_t dflt) {
-  const auto *a = findNodeAttr(node, name);
-  return a ? a->i() : dflt;
-}
-
 std::string strAttr(const onnx::NodeProto &node, StringRef name,
                     StringRef dflt) {
   const auto *a = findNodeAttr(node, name);
@@ -50,28 +45,6 @@ void truncateInputs(onnx::NodeProto &node, int size) {
     node.mutable_input()->RemoveLast();
 }
 
-/// An attribute added by a newer version must be absent or at its default.
-LogicalResult requireDefault(const onnx::NodeProto &node, StringRef name,
-                             int64_t dflt, std::string &reason) {
-  if (intAttr(node, name, dflt) != dflt) {
-    reason = "uses attribute '" + name.str() + "' = " +
-             std::to_string(intAttr(node, name, dflt));
-    return failure();
-  }
-  return success();
-}
-
-LogicalResult requireOnes(const onnx::NodeProto &node, StringRef name,
-                          std::string &reason) {
-  if (const auto *a = findNodeAttr(node, name))
-    for (int64_t v : a->ints())
-      if (v != 1) {
-        reason = "uses attribute '" + name.str() + "' other than 1";
-        return failure();
-      }
-  return success();
-}
-
 int64_t rankOf(AdapterContext &ctx, StringRef name) {
   auto t = dyn_cast_or_null<RankedTensorType>(ctx.typeOf(name));
   return t ? t.getRank() : -1;
@@ -82,19 +55,6 @@ LogicalResult adaptScatter(onnx::NodeProto &node, std::string &reason) {
   if (r == "max" || r == "min") {
     reason = "uses reduction '" + r + "'";
     return failure();
-  }
-  return success();
-}
-
-LogicalResult adaptPool(onnx::NodeProto &node, std::string &reason,
-                        bool lpPool) {
-  if (failed(requireOnes(node, "dilations", reason)))
-    return failure();
-  removeAttr(node, "dilations");
-  if (lpPool) {
-    if (failed(requireDefault(node, "ceil_mode", 0, reason)))
-      return failure();
-    removeAttr(node, "ceil_mode");
   }
   return success();
 }
@@ -205,6 +165,10 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   // the 'wrap' mode.
   if (op == "Pad")
     return success();
+  // AveragePool-19 / LpPool-18 added dilations (default 1) and LpPool-18
+  // ceil_mode (default 0).
+  if (op == "AveragePool" || op == "LpPool")
+    return success();
   reason = "version " + std::to_string(version) +
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
@@ -213,8 +177,7 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
 
 bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
   return llvm::StringSwitch<bool>(opType)
-      .Cases({"ScatterElements", "ScatterND", "AveragePool", "LpPool",
-              "GridSample", "DFT"},
+      .Cases({"ScatterElements", "ScatterND", "GridSample", "DFT"},
              true)
       .Default(false);
 }
@@ -225,8 +188,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
   StringRef op = node.op_type();
   if (op == "ScatterElements" || op == "ScatterND")
     return adaptScatter(node, reason);
-  if (op == "AveragePool" || op == "LpPool")
-    return adaptPool(node, reason, op == "LpPool");
   if (op == "GridSample")
     return adaptGridSample(node, ctx, reason);
   if (op == "DFT")

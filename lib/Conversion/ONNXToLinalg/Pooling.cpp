@@ -335,16 +335,43 @@ private:
   }
 };
 
-/// Number of j in [0, k) with lo <= start + j < hi, as index values.
-Value countInRange(OpBuilder &b, Location loc, Value start, int64_t k, Value lo,
-                   Value hi) {
-  Value kEnd = arith::AddIOp::create(b, loc, start,
-                                     arith::ConstantIndexOp::create(b, loc, k));
-  Value begin = arith::MaxSIOp::create(b, loc, start, lo);
-  Value end = arith::MinSIOp::create(b, loc, kEnd, hi);
-  Value count = arith::SubIOp::create(b, loc, end, begin);
-  return arith::MaxSIOp::create(b, loc, count,
-                                arith::ConstantIndexOp::create(b, loc, 0));
+/// Number of j in [0, k) with lo <= start + j * dilation < hi, as index
+/// values.
+Value countInRange(OpBuilder &b, Location loc, Value start, int64_t k,
+                   int64_t dilation, Value lo, Value hi) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  if (dilation == 1) {
+    Value kEnd = arith::AddIOp::create(b, loc, start, c(k));
+    Value begin = arith::MaxSIOp::create(b, loc, start, lo);
+    Value end = arith::MinSIOp::create(b, loc, kEnd, hi);
+    Value count = arith::SubIOp::create(b, loc, end, begin);
+    return arith::MaxSIOp::create(b, loc, count, c(0));
+  }
+  // j from ceil((lo - start) / d) to floor((hi - 1 - start) / d), in [0, k).
+  Value first = arith::MaxSIOp::create(
+      b, loc, c(0),
+      arith::CeilDivSIOp::create(b, loc,
+                                 arith::SubIOp::create(b, loc, lo, start),
+                                 c(dilation)));
+  Value last = arith::MinSIOp::create(
+      b, loc, c(k - 1),
+      arith::FloorDivSIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, hi, c(1)),
+                                start),
+          c(dilation)));
+  Value count = arith::AddIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, last, first), c(1));
+  return arith::MaxSIOp::create(b, loc, count, c(0));
+}
+
+/// countInRange over constants.
+int64_t countInRange(int64_t start, int64_t k, int64_t dilation, int64_t lo,
+                     int64_t hi) {
+  int64_t count = 0;
+  for (int64_t j = 0; j < k; ++j)
+    count += start + j * dilation >= lo && start + j * dilation < hi;
+  return count;
 }
 
 /// Output positions of a static table of window counts at most.
@@ -384,9 +411,8 @@ Value staticCounts(OpBuilder &b, Location loc, const SlidingWindow &window,
     int64_t count = 1;
     for (int64_t i = 0; i < n; ++i) {
       int64_t start = pos[i] * window.strides[i] - padLow[i];
-      int64_t begin = std::max(start, lo[i]);
-      int64_t end = std::min(start + window.kernel[i], hi[i]);
-      count *= std::max<int64_t>(end - begin, 0);
+      count *= countInRange(start, window.kernel[i], window.dilations[i],
+                            lo[i], hi[i]);
     }
     APFloat value(static_cast<double>(count));
     bool lost;
@@ -414,7 +440,7 @@ public:
     auto resultType = getConvertedResultType(*getTypeConverter(), op);
     auto window = getWindow(rewriter, op, adaptor.getX(), resultType,
                             op.getKernelShapeAttr(), op.getStridesAttr(),
-                            /*dilations=*/nullptr, op.getPadsAttr(),
+                            op.getDilationsAttr(), op.getPadsAttr(),
                             op.getAutoPad(), op.getCeilMode() != 0);
     if (failed(window))
       return rewriter.notifyMatchFailure(op, "unsupported window");
@@ -501,8 +527,8 @@ public:
                   } else {
                     lo = arith::ConstantIndexOp::create(b, l, 0);
                   }
-                  Value c =
-                      countInRange(b, l, start, window->kernel[i], lo, hi);
+                  Value c = countInRange(b, l, start, window->kernel[i],
+                                         window->dilations[i], lo, hi);
                   total =
                       total ? arith::MulIOp::create(b, l, total, c).getResult()
                             : c;
@@ -531,8 +557,8 @@ public:
     auto resultType = getConvertedResultType(*getTypeConverter(), op);
     auto window = getWindow(rewriter, op, adaptor.getX(), resultType,
                             op.getKernelShapeAttr(), op.getStridesAttr(),
-                            /*dilations=*/nullptr, op.getPadsAttr(),
-                            op.getAutoPad(), /*ceilMode=*/false);
+                            op.getDilationsAttr(), op.getPadsAttr(),
+                            op.getAutoPad(), op.getCeilMode() != 0);
     if (failed(window))
       return rewriter.notifyMatchFailure(op, "unsupported window");
     Type onnxType = getONNXElementType(op.getX());

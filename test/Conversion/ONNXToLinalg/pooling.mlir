@@ -221,3 +221,17 @@ func.func @global_max_pool(%x: tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32> {
 // CHECK:   arith.maximumf
 // CHECK: %[[Y:.+]] = tensor.expand_shape %[[MAX]] {{\[}}[0], [1, 2, 3]] output_shape [2, 3, 1, 1] : tensor<2x3xf32> into tensor<2x3x1x1xf32>
 // CHECK: return %[[Y]]
+
+// -----
+
+// AveragePool-19 dilations: the sum pools with them, and count_include_pad=0
+// counts only the dilated taps inside the input: windows from -1 ({-1, 1})
+// and 2 ({2, 4}) hold 1 and 2 input positions per dim.
+func.func @avgpool_dilated(%x: tensor<1x1x6x6xf32>) -> tensor<1x1x2x2xf32> {
+  %0 = "onnx.AveragePool"(%x) <{kernel_shape = [2, 2], dilations = [2, 2], strides = [3, 3], pads = [1, 1, 1, 1], count_include_pad = 0 : i64}> : (tensor<1x1x6x6xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+// CHECK-LABEL: func.func @avgpool_dilated
+// CHECK: linalg.pooling_nchw_sum {dilations = dense<2> : tensor<2xi64>, strides = dense<3> : tensor<2xi64>}
+// CHECK: arith.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK: arith.divf

@@ -225,6 +225,10 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
     // handles those): Resize-13's rule.
     if (name == "Resize")
       return registry->GetSchema("Resize", 13, "");
+    // AveragePool-22 / LpPool-22: MaxPool-12's rule has dilations and
+    // ceil_mode (and Average/LpPool's pads and auto_pad).
+    if (name == "AveragePool" || name == "LpPool")
+      return registry->GetSchema("MaxPool", 12, "");
     // Pad-25 without axes: Pad-13's rule (inferPad handles axes).
     if (name == "Pad")
       return registry->GetSchema("Pad", 13, "");

@@ -158,38 +158,35 @@ def ONNXAtanhOp : ONNX_Op<"Atanh", 22, [Pure]> {
     TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXAveragePoolOp : ONNX_Op<"AveragePool", 11, [Pure]> {
-  let summary = "ONNX AveragePool operation (ai.onnx version 11)";
+def ONNXAveragePoolOp : ONNX_Op<"AveragePool", 22, [Pure]> {
+  let summary = "ONNX AveragePool operation (ai.onnx version 22)";
   let description = [{
     AveragePool consumes an input tensor X and applies average pooling across
      the tensor according to kernel sizes, stride sizes, and pad lengths.
      average pooling consisting of computing the average on all values of a
      subset of the input tensor according to the kernel size and downsampling the
-     data into the output tensor Y for further processing. The output spatial shape will be following:
+     data into the output tensor Y for further processing. The output spatial shape is calculated differently
+     depending on whether explicit padding is used, where pads is employed, or auto padding is used, where auto_pad is utilized.
+     With explicit padding (https://pytorch.org/docs/stable/generated/torch.nn.MaxPool2d.html?highlight=maxpool#torch.nn.MaxPool2d):
      ```
-     output_spatial_shape[i] = floor((input_spatial_shape[i] + pad_shape[i] - ((kernel_spatial_shape[i] - 1) * dilations[i] + 1)) / strides_spatial_shape[i] + 1)
+     output_spatial_shape[i] = floor((input_spatial_shape[i] + pad_shape[i] - dilation[i] * (kernel_shape[i] - 1) - 1) / strides_spatial_shape[i] + 1)
      ```
      or
      ```
-     output_spatial_shape[i] = ceil((input_spatial_shape[i] + pad_shape[i] - ((kernel_spatial_shape[i] - 1) * dilations[i] + 1)) / strides_spatial_shape[i] + 1)
+     output_spatial_shape[i] = ceil((input_spatial_shape[i] + pad_shape[i] - dilation[i] * (kernel_shape[i] - 1) - 1) / strides_spatial_shape[i] + 1)
      ```
-     if ceil_mode is enabled
-
-     ```
-     * pad_shape[i] is sum of pads along axis i
-     ```
+     if ceil_mode is enabled. `pad_shape[i]` is the sum of pads along axis `i`. Sliding windows that would start in the right padded region are ignored.
 
      `auto_pad` is a DEPRECATED attribute. If you are using them currently, the output spatial shape will be following when ceil_mode is enabled:
      ```
      VALID: output_spatial_shape[i] = ceil((input_spatial_shape[i] - ((kernel_spatial_shape[i] - 1) * dilations[i] + 1) + 1) / strides_spatial_shape[i])
      SAME_UPPER or SAME_LOWER: output_spatial_shape[i] = ceil(input_spatial_shape[i] / strides_spatial_shape[i])
      ```
-    or when ceil_mode is disabled:
+     or when ceil_mode is disabled (https://www.tensorflow.org/api_docs/python/tf/keras/layers/AveragePooling2D):
      ```
-     VALID: output_spatial_shape[i] = floor((input_spatial_shape[i] - ((kernel_spatial_shape[i] - 1) * dilations[i] + 1) + 1) / strides_spatial_shape[i])
-     SAME_UPPER or SAME_LOWER: output_spatial_shape[i] = floor(input_spatial_shape[i] / strides_spatial_shape[i])
+     VALID: output_spatial_shape[i] = floor((input_spatial_shape[i] - ((kernel_spatial_shape[i] - 1) * dilations[i] + 1)) / strides_spatial_shape[i]) + 1
+     SAME_UPPER or SAME_LOWER: output_spatial_shape[i] = floor((input_spatial_shape[i] - 1) / strides_spatial_shape[i]) + 1
      ```
-
      And pad shape will be following if `SAME_UPPER` or `SAME_LOWER`:
      ```
      pad_shape[i] = (output_spatial_shape[i] - 1) * strides_spatial_shape[i] + ((kernel_spatial_shape[i] - 1) * dilations[i] + 1) - input_spatial_shape[i]
@@ -197,15 +194,16 @@ def ONNXAveragePoolOp : ONNX_Op<"AveragePool", 11, [Pure]> {
      The output of each pooling window is divided by the number of elements (exclude pad when attribute count_include_pad is zero).
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
     DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
     DefaultValuedAttr<I64Attr, "0">:$count_include_pad,
+    OptionalAttr<I64ArrayAttr>:$dilations,
     I64ArrayAttr:$kernel_shape,
     OptionalAttr<I64ArrayAttr>:$pads,
     OptionalAttr<I64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXBatchNormalizationOp : ONNX_Op<"BatchNormalization", 15, [Pure, AttrSizedResultSegments]> {
@@ -2105,24 +2103,44 @@ def ONNXLpNormalizationOp : ONNX_Op<"LpNormalization", 22, [Pure]> {
     TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
-def ONNXLpPoolOp : ONNX_Op<"LpPool", 11, [Pure]> {
-  let summary = "ONNX LpPool operation (ai.onnx version 11)";
+def ONNXLpPoolOp : ONNX_Op<"LpPool", 22, [Pure]> {
+  let summary = "ONNX LpPool operation (ai.onnx version 22)";
   let description = [{
     LpPool consumes an input tensor X and applies Lp pooling across
      the tensor according to kernel sizes, stride sizes, and pad lengths.
      Lp pooling consisting of computing the Lp norm on all values of a subset
      of the input tensor according to the kernel size and downsampling the
-     data into the output tensor Y for further processing.
+     data into the output tensor Y for further processing. The output spatial shape will be following:
+     ```
+     output_spatial_shape[i] = floor((input_spatial_shape[i] + pad_shape[i] - {kernelSpatialShape}) / strides_spatial_shape[i] + 1)
+     ```
+     or
+     ```
+     output_spatial_shape[i] = ceil((input_spatial_shape[i] + pad_shape[i] - {kernelSpatialShape}) / strides_spatial_shape[i] + 1)
+     ```
+     if ceil_mode is enabled `pad_shape[i]` is the sum of pads along axis `i`.
+
+     `auto_pad` is a DEPRECATED attribute. If you are using them currently, the output spatial shape will be following:
+     ```
+     VALID: output_spatial_shape[i] = ceil((input_spatial_shape[i] - {kernelSpatialShape} + 1) / strides_spatial_shape[i])
+     SAME_UPPER or SAME_LOWER: output_spatial_shape[i] = ceil(input_spatial_shape[i] / strides_spatial_shape[i])
+     ```
+     And pad shape will be following if `SAME_UPPER` or `SAME_LOWER`:
+     ```
+     pad_shape[i] = (output_spatial_shape[i] - 1) * strides_spatial_shape[i] + {kernelSpatialShape} - input_spatial_shape[i]
+     ```
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$X,
     DefaultValuedStrAttr<StrAttr, "NOTSET">:$auto_pad,
+    DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
+    OptionalAttr<I64ArrayAttr>:$dilations,
     I64ArrayAttr:$kernel_shape,
     DefaultValuedAttr<I64Attr, "2">:$p,
     OptionalAttr<I64ArrayAttr>:$pads,
     OptionalAttr<I64ArrayAttr>:$strides);
   let results = (outs
-    TensorOf<[F16, F32, F64]>:$Y);
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
 def ONNXMatMulOp : ONNX_Op<"MatMul", 13, [Pure]> {
