@@ -67,9 +67,11 @@ VERSIONS = {
     # 19 (AveragePool) / 18 (LpPool): dilations, LpPool's ceil_mode; 22:
     # bfloat16.
     "AveragePool": 22, "LpPool": 22,
+    # 18: reduction 'max' and 'min'.
+    "ScatterElements": 18, "ScatterND": 18,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
-    "BitCast": 26, "CumProd": 26,
+    "BitCast": 26, "CumProd": 26, "TensorScatter": 24,
     "Gelu": 20, "Mish": 22, "RMSNormalization": 23, "Swish": 24,
 }
 

@@ -50,15 +50,6 @@ int64_t rankOf(AdapterContext &ctx, StringRef name) {
   return t ? t.getRank() : -1;
 }
 
-LogicalResult adaptScatter(onnx::NodeProto &node, std::string &reason) {
-  std::string r = strAttr(node, "reduction", "none");
-  if (r == "max" || r == "min") {
-    reason = "uses reduction '" + r + "'";
-    return failure();
-  }
-  return success();
-}
-
 LogicalResult adaptGridSample(onnx::NodeProto &node, AdapterContext &ctx,
                               std::string &reason) {
   if (rankOf(ctx, input(node, 0)) != 4) {
@@ -169,6 +160,9 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   // ceil_mode (default 0).
   if (op == "AveragePool" || op == "LpPool")
     return success();
+  // ScatterElements/ScatterND-18 only added the reductions 'max' and 'min'.
+  if (op == "ScatterElements" || op == "ScatterND")
+    return success();
   reason = "version " + std::to_string(version) +
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
@@ -177,7 +171,7 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
 
 bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
   return llvm::StringSwitch<bool>(opType)
-      .Cases({"ScatterElements", "ScatterND", "GridSample", "DFT"},
+      .Cases({"GridSample", "DFT"},
              true)
       .Default(false);
 }
@@ -186,8 +180,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
                                      AdapterContext &ctx,
                                      std::string &reason) {
   StringRef op = node.op_type();
-  if (op == "ScatterElements" || op == "ScatterND")
-    return adaptScatter(node, reason);
   if (op == "GridSample")
     return adaptGridSample(node, ctx, reason);
   if (op == "DFT")

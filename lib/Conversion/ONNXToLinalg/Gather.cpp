@@ -462,13 +462,79 @@ public:
   }
 };
 
+/// TensorScatter-24 (a KV-cache update): the past cache with `update`
+/// written along `axis` from write_indices[batch] (0 when absent), modulo
+/// the cache's length in circular mode. Each output element reads the
+/// update where it falls inside the written window, else the past cache.
+class TensorScatterLowering : public TensorPattern<ONNXTensorScatterOp> {
+public:
+  using TensorPattern::TensorPattern;
+  LogicalResult
+  matchAndRewrite(ONNXTensorScatterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = resultType(op);
+    Value past = adaptor.getPastCache(), update = adaptor.getUpdate();
+    auto pastType = getMovableRankedType(past);
+    auto updType = getMovableRankedType(update);
+    if (!type || !pastType || !updType ||
+        pastType.getRank() != updType.getRank() || pastType.getRank() < 2)
+      return rewriter.notifyMatchFailure(op, "unranked or mismatched ranks");
+    int64_t rank = pastType.getRank();
+    int64_t axis = normalizeAxis(op.getAxis(), rank);
+    if (axis <= 0 || axis >= rank)
+      return op.emitError() << "'onnx.TensorScatter': axis " << op.getAxis()
+                            << " is not a sequence axis (1 .. rank - 1)";
+    bool circular = op.getMode() == "circular";
+    if (!circular && op.getMode() != "linear")
+      return op.emitError() << "'onnx.TensorScatter': unknown mode '"
+                            << op.getMode() << "'";
+    Value indices = op.getWriteIndices() ? adaptor.getWriteIndices() : Value();
+    if (indices)
+      checkDims(rewriter, loc, op, indices, 0, "write_indices", Pred::eq, past,
+                0, "past_cache");
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        checkDims(rewriter, loc, op, update, d, "update", Pred::eq, past, d,
+                  "past_cache");
+    Value seqLen = getDimValue(rewriter, loc, update, axis);
+    Value maxLen = getDimValue(rewriter, loc, past, axis);
+    Value result = buildIndexedGeneric(
+        rewriter, loc, type, getDims(rewriter, loc, past), {}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          IndexMath m(b, l);
+          Value start = indices ? scalarToIndex(b, l,
+                                                tensor::ExtractOp::create(
+                                                    b, l, indices, ivs[0]),
+                                                nullptr)
+                                : m.c(0);
+          Value rel = m.sub(ivs[axis], start);
+          if (circular) {
+            rel = m.rem(rel, maxLen);
+            rel = m.select(m.cmp(Pred::slt, rel, m.c(0)), m.add(rel, maxLen),
+                           rel);
+          }
+          Value inside = arith::AndIOp::create(
+              b, l, m.cmp(Pred::sge, rel, m.c(0)),
+              m.cmp(Pred::slt, rel, seqLen));
+          SmallVector<Value> at(ivs);
+          at[axis] = m.clamp(rel, m.c(0), m.sub(seqLen, m.c(1)));
+          Value fromUpdate = tensor::ExtractOp::create(b, l, update, at);
+          Value fromPast = tensor::ExtractOp::create(b, l, past, ivs);
+          return arith::SelectOp::create(b, l, inside, fromUpdate, fromPast);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateGatherScatterPatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns.add<GatherLowering, GatherElementsLowering, GatherNDLowering,
                ScatterElementsLowering, ScatterLowering, ScatterNDLowering,
-               OneHotLowering, ReverseSequenceLowering>(
+               OneHotLowering, ReverseSequenceLowering, TensorScatterLowering>(
       converter, patterns.getContext());
   populateSelectionPatterns(converter, patterns);
 }

@@ -267,3 +267,22 @@ func.func @compress(%x: tensor<3x4xf32>, %c: tensor<?xi1>) -> tensor<3x?xf32> {
 // CHECK: %[[JJ:.+]] = tensor.extract %[[SEL]]#0[%[[J]]] : tensor<?xindex>
 // CHECK: tensor.extract %[[X]][%[[I]], %[[JJ]]] : tensor<3x4xf32>
 // CHECK: return %[[Y]]
+
+// -----
+
+// TensorScatter-24, circular: each cache position reads the update where
+// (position - write_indices[batch]) mod max_len falls inside it, else the
+// past cache; the update's other dims and write_indices' length are checked
+// against the cache's.
+// CHECK-LABEL: func.func @tensor_scatter
+// CHECK: call @onnxc_rt_fail
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<2x3x8x4xf32>)
+// CHECK: tensor.extract %{{.+}} : tensor<2xi64>
+// CHECK: arith.remsi
+// CHECK: tensor.extract %{{.+}} : tensor<2x3x2x4xf32>
+// CHECK: tensor.extract %{{.+}} : tensor<2x3x8x4xf32>
+// CHECK: arith.select
+func.func @tensor_scatter(%past: tensor<2x3x8x4xf32>, %upd: tensor<2x3x2x4xf32>, %w: tensor<2xi64>) -> tensor<2x3x8x4xf32> {
+  %0 = "onnx.TensorScatter"(%past, %upd, %w) <{mode = "circular"}> : (tensor<2x3x8x4xf32>, tensor<2x3x2x4xf32>, tensor<2xi64>) -> tensor<2x3x8x4xf32>
+  return %0 : tensor<2x3x8x4xf32>
+}

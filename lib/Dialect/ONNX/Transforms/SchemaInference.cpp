@@ -229,6 +229,9 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
     // ceil_mode (and Average/LpPool's pads and auto_pad).
     if (name == "AveragePool" || name == "LpPool")
       return registry->GetSchema("MaxPool", 12, "");
+    // ScatterElements/ScatterND-18: the data's type, as in version 16.
+    if (name == "ScatterElements" || name == "ScatterND")
+      return registry->GetSchema(info.onnxName, 16, "");
     // Pad-25 without axes: Pad-13's rule (inferPad handles axes).
     if (name == "Pad")
       return registry->GetSchema("Pad", 13, "");
@@ -283,6 +286,9 @@ std::optional<SmallVector<Type>> inferConversion(Operation *op) {
       to = nullptr;
     return SmallVector<Type>{withElementType(cast.getInput().getType(), to)};
   }
+  // TensorScatter-24: the past cache's type.
+  if (auto scatter = dyn_cast<ONNXTensorScatterOp>(op))
+    return SmallVector<Type>{scatter.getPastCache().getType()};
   if (auto q = dyn_cast<ONNXQuantizeLinearOp>(op)) {
     Type elem = elementTypeOf(ctx, q.getOutputDtype());
     if (!elem && q.getYZeroPoint())

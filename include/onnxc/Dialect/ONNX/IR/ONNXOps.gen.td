@@ -3784,8 +3784,8 @@ def ONNXScatterOp : ONNX_Op<"Scatter", 11, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXScatterElementsOp : ONNX_Op<"ScatterElements", 16, [Pure]> {
-  let summary = "ONNX ScatterElements operation (ai.onnx version 16)";
+def ONNXScatterElementsOp : ONNX_Op<"ScatterElements", 18, [Pure]> {
+  let summary = "ONNX ScatterElements operation (ai.onnx version 18)";
   let description = [{
     ScatterElements takes three inputs `data`, `updates`, and `indices` of the same
     rank r >= 1 and an optional attribute axis that identifies an axis of `data`
@@ -3793,59 +3793,61 @@ def ONNXScatterElementsOp : ONNX_Op<"ScatterElements", 16, [Pure]> {
     is produced by creating a copy of the input `data`, and then updating its value
     to values specified by `updates` at specific index positions specified by
     `indices`. Its output shape is the same as the shape of `data`.
+
     For each entry in `updates`, the target index in `data` is obtained by combining
     the corresponding entry in `indices` with the index of the entry itself: the
     index-value for dimension = axis is obtained from the value of the corresponding
     entry in `indices` and the index-value for dimension != axis is obtained from the
     index of the entry itself.
+
     `reduction` allows specification of an optional reduction operation, which is applied to all values in `updates`
     tensor into `output` at the specified `indices`.
     In cases where `reduction` is set to "none", indices should not have duplicate entries: that is, if idx1 != idx2,
     then indices[idx1] != indices[idx2]. For instance, in a 2-D tensor case, the update
     corresponding to the [i][j] entry is performed as below:
     ```
-      output[indices[i][j]][j] = updates[i][j] if axis = 0,
-      output[i][indices[i][j]] = updates[i][j] if axis = 1,
+    output[indices[i][j]][j] = updates[i][j] if axis = 0,
+    output[i][indices[i][j]] = updates[i][j] if axis = 1,
     ```
-    When `reduction` is set to "add", the update corresponding to the [i][j] entry is performed as below:
+    When `reduction` is set to some reduction function `f`, the update corresponding to the [i][j] entry is performed as below:
     ```
-      output[indices[i][j]][j] += updates[i][j] if axis = 0,
-      output[i][indices[i][j]] += updates[i][j] if axis = 1,
+    output[indices[i][j]][j] = f(output[indices[i][j]][j], updates[i][j]) if axis = 0,
+    output[i][indices[i][j]] = f(output[i][indices[i][j]], updates[i][j]) if axis = 1,
     ```
-    When `reduction` is set to "mul", the update corresponding to the [i][j] entry is performed as below:
-    ```
-      output[indices[i][j]][j] *= updates[i][j] if axis = 0,
-      output[i][indices[i][j]] *= updates[i][j] if axis = 1,
-    ```
+    where the `f` is `+`, `*`, `max` or `min` as specified.
+
     This operator is the inverse of GatherElements. It is similar to Torch's Scatter operation.
+
+    (Opset 18 change): Adds max/min to the set of allowed reduction ops.
+
     Example 1:
     ```
-      data = [
-          [0.0, 0.0, 0.0],
-          [0.0, 0.0, 0.0],
-          [0.0, 0.0, 0.0],
-      ]
-      indices = [
-          [1, 0, 2],
-          [0, 2, 1],
-      ]
-      updates = [
-          [1.0, 1.1, 1.2],
-          [2.0, 2.1, 2.2],
-      ]
-      output = [
-          [2.0, 1.1, 0.0]
-          [1.0, 0.0, 2.2]
-          [0.0, 2.1, 1.2]
-      ]
+    data = [
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+    ]
+    indices = [
+        [1, 0, 2],
+        [0, 2, 1],
+    ]
+    updates = [
+        [1.0, 1.1, 1.2],
+        [2.0, 2.1, 2.2],
+    ]
+    output = [
+        [2.0, 1.1, 0.0]
+        [1.0, 0.0, 2.2]
+        [0.0, 2.1, 1.2]
+    ]
     ```
     Example 2:
     ```
-      data = [[1.0, 2.0, 3.0, 4.0, 5.0]]
-      indices = [[1, 3]]
-      updates = [[1.1, 2.1]]
-      axis = 1
-      output = [[1.0, 1.1, 3.0, 2.1, 5.0]]
+    data = [[1.0, 2.0, 3.0, 4.0, 5.0]]
+    indices = [[1, 3]]
+    updates = [[1.1, 2.1]]
+    axis = 1
+    output = [[1.0, 1.1, 3.0, 2.1, 5.0]]
     ```
   }];
   let arguments = (ins
@@ -3858,8 +3860,8 @@ def ONNXScatterElementsOp : ONNX_Op<"ScatterElements", 16, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
-def ONNXScatterNDOp : ONNX_Op<"ScatterND", 16, [Pure]> {
-  let summary = "ONNX ScatterND operation (ai.onnx version 16)";
+def ONNXScatterNDOp : ONNX_Op<"ScatterND", 18, [Pure]> {
+  let summary = "ONNX ScatterND operation (ai.onnx version 18)";
   let description = [{
     ScatterND takes three inputs `data` tensor of rank r >= 1, `indices` tensor of rank q >= 1,
     and `updates` tensor of rank q + r - indices.shape[-1] - 1. The output of the operation
@@ -3868,7 +3870,7 @@ def ONNXScatterNDOp : ONNX_Op<"ScatterND", 16, [Pure]> {
     is the same as the shape of `data`.
 
     `indices` is an integer tensor. Let k denote indices.shape[-1], the last dimension in the shape of `indices`.
-     `indices` is treated as a (q-1)-dimensional tensor of k-tuples, where each k-tuple is a partial-index into `data`.
+    `indices` is treated as a (q-1)-dimensional tensor of k-tuples, where each k-tuple is a partial-index into `data`.
     Hence, k can be a value at most the rank of `data`. When k equals rank(data), each update entry specifies an
     update to a single element of the tensor. When k is less than rank(data) each update entry specifies an
     update to a slice of the tensor. Index values are allowed to be negative, as per the usual
@@ -3883,10 +3885,14 @@ def ONNXScatterNDOp : ONNX_Op<"ScatterND", 16, [Pure]> {
     of shapes.
 
     The `output` is calculated via the following equation:
-        output = np.copy(data)
-        update_indices = indices.shape[:-1]
-        for idx in np.ndindex(update_indices):
-            output[tuple(indices[idx])] = updates[idx]
+
+    ```
+    output = np.copy(data)
+    update_indices = indices.shape[:-1]
+    for idx in np.ndindex(update_indices):
+        output[tuple(indices[idx])] = updates[idx]
+    ```
+
     The order of iteration in the above loop is not specified.
     In particular, indices should not have duplicate entries: that is, if idx1 != idx2, then indices[idx1] != indices[idx2].
     This ensures that the output value does not depend on the iteration order.
@@ -3895,37 +3901,42 @@ def ONNXScatterNDOp : ONNX_Op<"ScatterND", 16, [Pure]> {
     tensor into `output` at the specified `indices`.
     In cases where `reduction` is set to "none", indices should not have duplicate entries: that is, if idx1 != idx2,
     then indices[idx1] != indices[idx2]. This ensures that the output value does not depend on the iteration order.
-    When `reduction` is set to "add", `output` is calculated as follows:
-        output = np.copy(data)
-        update_indices = indices.shape[:-1]
-        for idx in np.ndindex(update_indices):
-            output[tuple(indices[idx])] += updates[idx]
-    When `reduction` is set to "mul", `output` is calculated as follows:
-        output = np.copy(data)
-        update_indices = indices.shape[:-1]
-        for idx in np.ndindex(update_indices):
-            output[tuple(indices[idx])] *= updates[idx]
+    When `reduction` is set to some reduction function `f`, `output` is calculated as follows:
+
+    ```
+    output = np.copy(data)
+    update_indices = indices.shape[:-1]
+    for idx in np.ndindex(update_indices):
+        output[tuple(indices[idx])] = f(output[tuple(indices[idx])], updates[idx])
+    ```
+
+    where the `f` is `+`, `*`, `max` or `min` as specified.
+
     This operator is the inverse of GatherND.
+
+    (Opset 18 change): Adds max/min to the set of allowed reduction ops.
+
     Example 1:
     ```
-      data    = [1, 2, 3, 4, 5, 6, 7, 8]
-      indices = [[4], [3], [1], [7]]
-      updates = [9, 10, 11, 12]
-      output  = [1, 11, 3, 10, 9, 6, 7, 12]
+    data    = [1, 2, 3, 4, 5, 6, 7, 8]
+    indices = [[4], [3], [1], [7]]
+    updates = [9, 10, 11, 12]
+    output  = [1, 11, 3, 10, 9, 6, 7, 12]
     ```
+
     Example 2:
     ```
-      data    = [[[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
-                 [[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
-                 [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]],
-                 [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]]]
-      indices = [[0], [2]]
-      updates = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
-                 [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]]]
-      output  = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
-                 [[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
-                 [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]],
-                 [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]]]
+    data    = [[[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
+                [[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
+                [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]],
+                [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]]]
+    indices = [[0], [2]]
+    updates = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
+                [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]]]
+    output  = [[[5, 5, 5, 5], [6, 6, 6, 6], [7, 7, 7, 7], [8, 8, 8, 8]],
+                [[1, 2, 3, 4], [5, 6, 7, 8], [8, 7, 6, 5], [4, 3, 2, 1]],
+                [[1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4]],
+                [[8, 7, 6, 5], [4, 3, 2, 1], [1, 2, 3, 4], [5, 6, 7, 8]]]
     ```
   }];
   let arguments = (ins
@@ -4526,6 +4537,47 @@ def ONNXTanhOp : ONNX_Op<"Tanh", 13, [Pure]> {
     TensorOf<[BF16, F16, F32, F64]>:$input);
   let results = (outs
     TensorOf<[BF16, F16, F32, F64]>:$output);
+}
+
+def ONNXTensorScatterOp : ONNX_Op<"TensorScatter", 24, [Pure]> {
+  let summary = "ONNX TensorScatter operation (ai.onnx version 24)";
+  let description = [{
+    TensorScatter is a generic tensor update operation, motivated by the requirements for KV cache updates for Attention
+    ops commonly found in LLMs. It is a functional operation that models an in-place update to a KV cache buffer.
+
+    The past and present cache tensors have the same shape (batch_size, D1, D2, ..., max_sequence_length, ..., Dn), with
+    the sequence dimension (indicated by the `axis` attribute) being max_sequence_length, so the sizes of these tensors do
+    not need to grow between iterations. The `update` tensor's shape only differs from the cache tensors in the sequence
+    dimension: (batch_size, D1, D2, ..., sequence_length, ..., Dn), where sequence_length <= max_sequence_length.
+
+    The optional `write_indices` input indicates the write index for each sample in the batch, assumed to be zero
+    if not provided. When the `mode` attribute is set to "circular", the write index is modulo max_sequence_length.
+    The operation can be described using the following pseudocode:
+
+    ```
+    for prefix_idx in np.ndindex(past_cache.shape[:axis]):
+        batch_idx = prefix_idx[0]
+        for sequence_idx in range(sequence_length):
+            cache_sequence_idx = write_indices[batch_idx] + sequence_idx
+            if mode == "circular":
+                cache_sequence_idx = cache_sequence_idx % max_sequence_length
+            cache_idx = (*prefix_idx, cache_sequence_idx)
+            update_idx = (*prefix_idx, sequence_idx)
+            present_cache[cache_idx] = update[update_idx]
+    ```
+
+    During the prefill phase of attention, only the first two inputs are needed. During the decode phase, `write_indices`
+    is also needed so that the incoming key or value update can be appended after the last valid token for each sample
+    in the batch.
+  }];
+  let arguments = (ins
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$past_cache,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$update,
+    Optional<TensorOf<[I64]>>:$write_indices,
+    DefaultValuedAttr<I64Attr, "-2">:$axis,
+    DefaultValuedStrAttr<StrAttr, "linear">:$mode);
+  let results = (outs
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU]>:$present_cache);
 }
 
 def ONNXTfIdfVectorizerOp : ONNX_Op<"TfIdfVectorizer", 9, [Pure]> {
