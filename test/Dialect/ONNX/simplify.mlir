@@ -146,3 +146,22 @@ func.func @gemm(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<4xf32>) -> 
   %1 = "onnx.Add"(%bias, %h) : (tensor<1x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0, %1 : tensor<2x4xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// QLinearMatMul: the int32 product of MatMulInteger with the zero points,
+// scaled by a_scale * b_scale (cast to f32), requantized by QuantizeLinear
+// (per column: axis -1 for the 1-D y_scale).
+// CHECK-LABEL: func.func @qlinear_matmul
+// CHECK: %[[ACC:.+]] = "onnx.MatMulInteger"(%arg0, %arg3, %arg2, %arg5) {{.*}} : (tensor<2x4xui8>, tensor<4x3xui8>, tensor<ui8>, tensor<ui8>) -> tensor<2x3xi32>
+// CHECK: %[[ACCF:.+]] = "onnx.Cast"(%[[ACC]]) {{.*}}to = 1 : i64{{.*}} -> tensor<2x3xf32>
+// CHECK: %[[SA:.+]] = "onnx.Cast"(%arg1) {{.*}} -> tensor<f32>
+// CHECK: %[[SB:.+]] = "onnx.Cast"(%arg4) {{.*}} -> tensor<3xf32>
+// CHECK: %[[S:.+]] = "onnx.Mul"(%[[SA]], %[[SB]])
+// CHECK: %[[X:.+]] = "onnx.Mul"(%[[ACCF]], %[[S]])
+// CHECK: "onnx.QuantizeLinear"(%[[X]], %arg6, %arg7) <{axis = -1 : i64{{.*}}}> : (tensor<2x3xf32>, tensor<3xf16>, tensor<3xui8>) -> tensor<2x3xui8>
+// CHECK-NOT: onnx.QLinearMatMul
+func.func @qlinear_matmul(%a: tensor<2x4xui8>, %sa: tensor<f16>, %za: tensor<ui8>, %b: tensor<4x3xui8>, %sb: tensor<3xf16>, %zb: tensor<ui8>, %sy: tensor<3xf16>, %zy: tensor<3xui8>) -> tensor<2x3xui8> {
+  %0 = "onnx.QLinearMatMul"(%a, %sa, %za, %b, %sb, %zb, %sy, %zy) : (tensor<2x4xui8>, tensor<f16>, tensor<ui8>, tensor<4x3xui8>, tensor<3xf16>, tensor<ui8>, tensor<3xf16>, tensor<3xui8>) -> tensor<2x3xui8>
+  return %0 : tensor<2x3xui8>
+}

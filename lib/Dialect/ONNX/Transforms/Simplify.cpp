@@ -1,8 +1,9 @@
 //===- Simplify.cpp - The onnx-simplify pass ------------------------------===//
 //
 // Canonicalisation of onnx graphs as exporters write them: no-ops removed,
-// transpose and reshape chains merged, and Mul/Add by weights after a Conv
-// or Gemm moved into its weights (so the lowering writes one loop nest).
+// transpose and reshape chains merged, Mul/Add by weights after a Conv or
+// Gemm moved into its weights (so the lowering writes one loop nest), and
+// QLinearMatMul decomposed into MatMulInteger and a requantization.
 //
 //===----------------------------------------------------------------------===//
 
@@ -310,6 +311,72 @@ struct FoldBiasIntoGemm : OpRewritePattern<ONNXAddOp> {
   }
 };
 
+/// QLinearMatMul as the integer product and a requantization:
+///   acc = MatMulInteger(a, b, a_zero_point, b_zero_point)   (int32)
+///   y = QuantizeLinear(float(acc) * (a_scale * b_scale), y_scale, y_zp)
+/// the int32 accumulation ONNX specifies, rounded and saturated by
+/// QuantizeLinear. Per-tensor scales, or a per-column (1-D) b_scale/y_scale.
+struct DecomposeQLinearMatMul : OpRewritePattern<ONNXQLinearMatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXQLinearMatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getY().getType());
+    auto rankOf = [](Value v) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      return t ? t.getRank() : int64_t(-1);
+    };
+    auto numElements = [](Value v) {
+      auto t = dyn_cast<RankedTensorType>(v.getType());
+      return t && t.hasStaticShape() ? t.getNumElements() : int64_t(-1);
+    };
+    if (!resultType || resultType.getRank() < 1 ||
+        numElements(op.getAScale()) != 1 ||
+        numElements(op.getAZeroPoint()) != 1 ||
+        rankOf(op.getBScale()) > 1 || rankOf(op.getYScale()) > 1 ||
+        rankOf(op.getBScale()) < 0 || rankOf(op.getYScale()) < 0)
+      return rewriter.notifyMatchFailure(op, "needs per-tensor a, 1-D scales");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Type f32 = rewriter.getF32Type();
+    auto acc = ONNXMatMulIntegerOp::create(
+        rewriter, loc, resultType.clone(rewriter.getIntegerType(32)),
+        ValueRange{op.getA(), op.getB(), op.getAZeroPoint(),
+                   op.getBZeroPoint()},
+        ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+            "operandSegmentSizes",
+            rewriter.getDenseI32ArrayAttr({1, 1, 1, 1}))});
+    auto toF32 = [&](Value v) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      if (t.getElementType().isF32())
+        return v;
+      return ONNXCastOp::create(
+          rewriter, loc, TypeRange{t.clone(f32)}, ValueRange{v},
+          ArrayRef<NamedAttribute>{rewriter.getNamedAttr(
+              "to", rewriter.getI64IntegerAttr(1))});
+    };
+    Value accF = toF32(acc);
+    Value sa = toF32(op.getAScale()), sb = toF32(op.getBScale());
+    auto sbType = cast<RankedTensorType>(sb.getType());
+    Value scale = ONNXMulOp::create(
+        rewriter, loc, TypeRange{sbType}, ValueRange{sa, sb},
+        ArrayRef<NamedAttribute>{});
+    Value x = ONNXMulOp::create(rewriter, loc,
+                                TypeRange{resultType.clone(f32)},
+                                ValueRange{accF, scale},
+                                ArrayRef<NamedAttribute>{});
+    // A 1-D y_scale/y_zero_point is per column: the last axis.
+    SmallVector<NamedAttribute> qAttrs;
+    if (rankOf(op.getYScale()) == 1)
+      qAttrs.push_back(rewriter.getNamedAttr(
+          "axis", IntegerAttr::get(IntegerType::get(ctx, 64), -1)));
+    Value y = ONNXQuantizeLinearOp::create(
+        rewriter, loc, TypeRange{resultType},
+        ValueRange{x, op.getYScale(), op.getYZeroPoint()}, qAttrs);
+    rewriter.replaceOp(op, y);
+    return success();
+  }
+};
+
 struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -321,7 +388,8 @@ struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
                  SimplifyReshapeLike<ONNXSqueezeOp>,
                  SimplifyReshapeLike<ONNXUnsqueezeOp>,
                  FoldIntoConv<ONNXMulOp, true>, FoldIntoConv<ONNXAddOp, false>,
-                 FoldScaleIntoGemm, FoldBiasIntoGemm>(ctx);
+                 FoldScaleIntoGemm, FoldBiasIntoGemm, DecomposeQLinearMatMul>(
+        ctx);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
