@@ -69,6 +69,8 @@ VERSIONS = {
     "AveragePool": 22, "LpPool": 22,
     # 18: reduction 'max' and 'min'.
     "ScatterElements": 18, "ScatterND": 18,
+    # 18: the input optional, and plain tensors/sequences accepted.
+    "OptionalHasElement": 28,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "BitCast": 26, "CumProd": 26, "TensorScatter": 24,

@@ -163,6 +163,9 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   // ScatterElements/ScatterND-18 only added the reductions 'max' and 'min'.
   if (op == "ScatterElements" || op == "ScatterND")
     return success();
+  // OptionalHasElement-18 only accepts more: no input, plain tensors.
+  if (op == "OptionalHasElement")
+    return success();
   reason = "version " + std::to_string(version) +
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);

@@ -165,3 +165,21 @@ func.func @qlinear_matmul(%a: tensor<2x4xui8>, %sa: tensor<f16>, %za: tensor<ui8
   %0 = "onnx.QLinearMatMul"(%a, %sa, %za, %b, %sb, %zb, %sy, %zy) : (tensor<2x4xui8>, tensor<f16>, tensor<ui8>, tensor<4x3xui8>, tensor<3xf16>, tensor<ui8>, tensor<3xf16>, tensor<3xui8>) -> tensor<2x3xui8>
   return %0 : tensor<2x3xui8>
 }
+
+// -----
+
+// OptionalHasElement-18: no input is false, a plain tensor true, an
+// onnx.Optional of a value true; OptionalGetElement of a tensor is it.
+// CHECK-LABEL: func.func @optionals
+// CHECK-DAG: %[[F:.+]] = "onnx.Constant"() <{value = dense<false> : tensor<i1>}>
+// CHECK-DAG: %[[T:.+]] = "onnx.Constant"() <{value = dense<true> : tensor<i1>}>
+// CHECK-NOT: onnx.Optional
+// CHECK: return %[[F]], %[[T]], %[[T]], %arg0
+func.func @optionals(%x: tensor<4xf32>) -> (tensor<i1>, tensor<i1>, tensor<i1>, tensor<4xf32>) {
+  %0 = "onnx.OptionalHasElement"() : () -> tensor<i1>
+  %1 = "onnx.OptionalHasElement"(%x) : (tensor<4xf32>) -> tensor<i1>
+  %o = "onnx.Optional"(%x) : (tensor<4xf32>) -> !onnx.opt<tensor<4xf32>>
+  %2 = "onnx.OptionalHasElement"(%o) : (!onnx.opt<tensor<4xf32>>) -> tensor<i1>
+  %3 = "onnx.OptionalGetElement"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<i1>, tensor<i1>, tensor<i1>, tensor<4xf32>
+}

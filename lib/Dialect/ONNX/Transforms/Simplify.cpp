@@ -3,7 +3,8 @@
 // Canonicalisation of onnx graphs as exporters write them: no-ops removed,
 // transpose and reshape chains merged, Mul/Add by weights after a Conv or
 // Gemm moved into its weights (so the lowering writes one loop nest), and
-// QLinearMatMul decomposed into MatMulInteger and a requantization.
+// QLinearMatMul decomposed into MatMulInteger and a requantization;
+// Optional{Has,Get}Element folded where the input's kind decides them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -377,6 +378,51 @@ struct DecomposeQLinearMatMul : OpRewritePattern<ONNXQLinearMatMulOp> {
   }
 };
 
+/// OptionalHasElement where the input says: none (18: the input left out)
+/// or an empty onnx.Optional is false; a plain tensor or sequence (18), or
+/// an onnx.Optional of a value, is true.
+struct FoldOptionalHasElement : OpRewritePattern<ONNXOptionalHasElementOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXOptionalHasElementOp op,
+                                PatternRewriter &rewriter) const override {
+    auto resultType = dyn_cast<RankedTensorType>(op.getResult().getType());
+    if (!resultType || resultType.getNumElements() != 1)
+      return failure();
+    Value in = op.getInput();
+    std::optional<bool> has;
+    if (!in)
+      has = false;
+    else if (!isa<OptType>(in.getType()))
+      has = true;
+    else if (auto opt = in.getDefiningOp<ONNXOptionalOp>())
+      has = opt.getInput() != nullptr;
+    if (!has)
+      return failure();
+    Value cst = createONNXConstant(
+        rewriter, op.getLoc(), DenseElementsAttr::get(resultType, *has));
+    rewriter.replaceOp(op, cst);
+    return success();
+  }
+};
+
+/// OptionalGetElement of a plain tensor or sequence (18), or of an
+/// onnx.Optional of a value: that value.
+struct FoldOptionalGetElement : OpRewritePattern<ONNXOptionalGetElementOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXOptionalGetElementOp op,
+                                PatternRewriter &rewriter) const override {
+    Value in = op.getInput();
+    Value value;
+    if (!isa<OptType>(in.getType()))
+      value = in;
+    else if (auto opt = in.getDefiningOp<ONNXOptionalOp>())
+      value = opt.getInput();
+    if (!value)
+      return failure();
+    return replaceWith(rewriter, op, value);
+  }
+};
+
 struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -388,8 +434,8 @@ struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
                  SimplifyReshapeLike<ONNXSqueezeOp>,
                  SimplifyReshapeLike<ONNXUnsqueezeOp>,
                  FoldIntoConv<ONNXMulOp, true>, FoldIntoConv<ONNXAddOp, false>,
-                 FoldScaleIntoGemm, FoldBiasIntoGemm, DecomposeQLinearMatMul>(
-        ctx);
+                 FoldScaleIntoGemm, FoldBiasIntoGemm, DecomposeQLinearMatMul,
+                 FoldOptionalHasElement, FoldOptionalGetElement>(ctx);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
