@@ -286,6 +286,10 @@ std::optional<SmallVector<Type>> inferConversion(Operation *op) {
       to = nullptr;
     return SmallVector<Type>{withElementType(cast.getInput().getType(), to)};
   }
+  // OptionalHasElement-18+: a bool scalar (the input may be absent).
+  if (isa<ONNXOptionalHasElementOp>(op))
+    return SmallVector<Type>{
+        RankedTensorType::get({}, IntegerType::get(ctx, 1))};
   // TensorScatter-24: the past cache's type.
   if (auto scatter = dyn_cast<ONNXTensorScatterOp>(op))
     return SmallVector<Type>{scatter.getPastCache().getType()};
