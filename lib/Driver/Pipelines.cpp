@@ -68,6 +68,11 @@ void mlir::onnxc::buildONNXGraphPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createONNXSimplify());
   // The small weights the folds into Conv and Gemm computed.
   pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
+  // Ifs whose conditions those folds made constant (branches on static
+  // shapes): inlined, then typed and folded through.
+  pm.addNestedPass<func::FuncOp>(createONNXSimplify());
+  pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
+  pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
   pm.addPass(createCSEPass());
 }
 

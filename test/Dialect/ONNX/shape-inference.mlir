@@ -73,11 +73,11 @@ func.func @reshape_constant_shape(%x: tensor<2x3x4xf32>) -> tensor<*xf32> {
 
 // -----
 
-// Without data for the shape, nothing is learnt (ONNX 1.12 does not derive
-// the rank from the shape operand's length), and a type that is already more
-// precise than the inference is kept.
+// Without data for the shape, the rank is still the shape operand's static
+// length (ONNX 1.12 does not derive it; the project's fixup does), and a
+// type that is already more precise than the inference is kept.
 // CHECK-LABEL: func.func @reshape_dynamic_shape
-// CHECK: "onnx.Reshape"{{.*}} -> tensor<*xf32>
+// CHECK: "onnx.Reshape"{{.*}} -> tensor<?x?xf32>
 // CHECK: "onnx.Reshape"{{.*}} -> tensor<3x8xf32>
 func.func @reshape_dynamic_shape(%x: tensor<2x3x4xf32>, %s: tensor<2xi64>) -> (tensor<*xf32>, tensor<3x8xf32>) {
   %0 = "onnx.Reshape"(%x, %s) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<*xf32>
@@ -263,4 +263,20 @@ func.func @sequence_construct(%a: tensor<2xf32>, %b: tensor<3xf32>) -> !onnx.seq
 func.func @optional_type_attribute() -> !onnx.opt<tensor<*xf32>> {
   %0 = "onnx.Optional"() <{type_ = tensor<2xf32>}> : () -> !onnx.opt<tensor<*xf32>>
   return %0 : !onnx.opt<tensor<*xf32>>
+}
+
+// -----
+
+// Ranks ONNX fixes where libonnx gives no shape: Squeeze's/Unsqueeze's are
+// the data's minus/plus the static number of axes (Expand's libonnx infers:
+// the shape operand's length, the data's dims broadcast).
+// CHECK-LABEL: func.func @ranks_from_operand_lengths
+// CHECK: "onnx.Expand"{{.*}} -> tensor<?x2x3xf32>
+// CHECK: "onnx.Squeeze"{{.*}} -> tensor<?xf32>
+// CHECK: "onnx.Unsqueeze"{{.*}} -> tensor<?x?x?x?xf32>
+func.func @ranks_from_operand_lengths(%x: tensor<2x3xf32>, %s: tensor<3xi64>, %a: tensor<1xi64>, %b: tensor<2xi64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %0 = "onnx.Expand"(%x, %s) : (tensor<2x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  %1 = "onnx.Squeeze"(%x, %a) : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<*xf32>
+  %2 = "onnx.Unsqueeze"(%x, %b) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }

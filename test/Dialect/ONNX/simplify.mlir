@@ -183,3 +183,24 @@ func.func @optionals(%x: tensor<4xf32>) -> (tensor<i1>, tensor<i1>, tensor<i1>, 
   %3 = "onnx.OptionalGetElement"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0, %1, %2, %3 : tensor<i1>, tensor<i1>, tensor<i1>, tensor<4xf32>
 }
+
+// -----
+
+// An If on a constant condition becomes the taken branch: false takes
+// else_branch, the first region (regions are in attribute-name order); the
+// return gets a tensor.cast to the If's declared type.
+// CHECK-LABEL: func.func @constant_if
+// CHECK-NOT: onnx.If
+// CHECK: %[[NEG:.+]] = "onnx.Neg"(%arg0) : (tensor<2xf32>) -> tensor<?xf32>
+// CHECK: %[[CAST:.+]] = tensor.cast %[[NEG]] : tensor<?xf32> to tensor<2xf32>
+// CHECK: return %[[CAST]]
+func.func @constant_if(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %c = "onnx.Constant"() <{value = dense<false> : tensor<i1>}> : () -> tensor<i1>
+  %0 = "onnx.If"(%c) ({
+    %n = "onnx.Neg"(%x) : (tensor<2xf32>) -> tensor<?xf32>
+    onnx.Yield %n : tensor<?xf32>
+  }, {
+    onnx.Yield %x : tensor<2xf32>
+  }) : (tensor<i1>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}

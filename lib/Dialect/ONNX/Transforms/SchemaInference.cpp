@@ -473,6 +473,49 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
         types[0] = RankedTensorType::get(
             SmallVector<int64_t>(data.getRank(), ShapedType::kDynamic),
             data.getElementType());
+  // Ranks that ONNX fixes even where libonnx gives no shape: Reshape's and
+  // ConstantOfShape's are the static length of the shape operand, Expand's
+  // the larger of the data's and that length, Squeeze's/Unsqueeze's the
+  // data's minus/plus the static number of axes; the dims stay dynamic.
+  if (op->getNumResults() == 1 && !isa_and_nonnull<RankedTensorType>(types[0])) {
+    auto staticLength = [](Value v) -> std::optional<int64_t> {
+      auto t = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
+      if (!t || t.getRank() != 1 || t.isDynamicDim(0))
+        return std::nullopt;
+      return t.getDimSize(0);
+    };
+    auto rankOf = [](Value v) -> std::optional<int64_t> {
+      auto t = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
+      return t ? std::optional<int64_t>(t.getRank()) : std::nullopt;
+    };
+    std::optional<int64_t> rank;
+    Type elem;
+    if (auto reshape = dyn_cast<ONNXReshapeOp>(op)) {
+      rank = staticLength(reshape.getShape());
+      elem = getElementTypeOrSelf(reshape.getData().getType());
+    } else if (auto expand = dyn_cast<ONNXExpandOp>(op)) {
+      std::optional<int64_t> n = staticLength(expand.getShape()),
+                             r = rankOf(expand.getInput());
+      if (n && r)
+        rank = std::max(*n, *r);
+      elem = getElementTypeOrSelf(expand.getInput().getType());
+    } else if (auto squeeze = dyn_cast<ONNXSqueezeOp>(op)) {
+      std::optional<int64_t> n = staticLength(squeeze.getAxes()),
+                             r = rankOf(squeeze.getData());
+      if (n && r && *n <= *r && *n > 0)
+        rank = *r - *n;
+      elem = getElementTypeOrSelf(squeeze.getData().getType());
+    } else if (auto unsqueeze = dyn_cast<ONNXUnsqueezeOp>(op)) {
+      std::optional<int64_t> n = staticLength(unsqueeze.getAxes()),
+                             r = rankOf(unsqueeze.getData());
+      if (n && r)
+        rank = *r + *n;
+      elem = getElementTypeOrSelf(unsqueeze.getData().getType());
+    }
+    if (rank && elem && !isa<TensorType>(elem))
+      types[0] = RankedTensorType::get(
+          SmallVector<int64_t>(*rank, ShapedType::kDynamic), elem);
+  }
   // Reduce* with run-time axes: libonnx gives no shape, but the rank is
   // fixed by keepdims (the data's) or by the static number of axes.
   if (op->getName().getStringRef().starts_with("onnx.Reduce") &&

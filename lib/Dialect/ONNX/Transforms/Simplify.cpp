@@ -4,7 +4,8 @@
 // transpose and reshape chains merged, Mul/Add by weights after a Conv or
 // Gemm moved into its weights (so the lowering writes one loop nest), and
 // QLinearMatMul decomposed into MatMulInteger and a requantization;
-// Optional{Has,Get}Element folded where the input's kind decides them.
+// Optional{Has,Get}Element folded where the input's kind decides them; an
+// If on a constant condition replaced by its taken branch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "onnxc/Dialect/ONNX/Transforms/GraphUtils.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -423,6 +425,55 @@ struct FoldOptionalGetElement : OpRewritePattern<ONNXOptionalGetElementOp> {
   }
 };
 
+/// An If whose condition is a constant: the taken branch's ops move in
+/// front of it and its yielded values replace the If's results (exporters
+/// branch on static shapes, e.g. AffineGrid's 2-D/3-D cases).
+struct InlineConstantIf : OpRewritePattern<ONNXIfOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ONNXIfOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr cond;
+    if (!matchPattern(op.getCond(), m_Constant(&cond)) ||
+        cond.getNumElements() != 1 || !cond.getElementType().isInteger(1))
+      return failure();
+    Region &taken = cond.getSplatValue<bool>() ? op.getThenBranch()
+                                                : op.getElseBranch();
+    if (!taken.hasOneBlock() || taken.front().getNumArguments() != 0)
+      return failure();
+    Operation *yield = taken.front().getTerminator();
+    if (!isa<ONNXYieldOp>(yield) ||
+        yield->getNumOperands() != op->getNumResults())
+      return failure();
+    // A value of another type flows into onnx ops as it is; other users
+    // (a return) get a tensor.cast to the If's type, which must be
+    // compatible (the same rank, no conflicting static dims).
+    for (auto [result, value] :
+         llvm::zip(op->getResults(), yield->getOperands()))
+      if (result.getType() != value.getType() &&
+          llvm::any_of(result.getUsers(), [](Operation *user) {
+            return !isa<ONNXDialect>(user->getDialect());
+          }) &&
+          !tensor::CastOp::areCastCompatible(value.getType(),
+                                             result.getType()))
+        return failure();
+    SmallVector<Value> values(yield->getOperands());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(&taken.front(), op);
+    for (auto [result, value] : llvm::zip(op->getResults(), values)) {
+      if (result.getType() == value.getType())
+        continue;
+      if (llvm::all_of(result.getUsers(), [](Operation *user) {
+            return isa<ONNXDialect>(user->getDialect());
+          }))
+        continue;
+      value = tensor::CastOp::create(rewriter, op.getLoc(), result.getType(),
+                                     value);
+    }
+    rewriter.replaceOp(op, values);
+    return success();
+  }
+};
+
 struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -435,7 +486,8 @@ struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
                  SimplifyReshapeLike<ONNXUnsqueezeOp>,
                  FoldIntoConv<ONNXMulOp, true>, FoldIntoConv<ONNXAddOp, false>,
                  FoldScaleIntoGemm, FoldBiasIntoGemm, DecomposeQLinearMatMul,
-                 FoldOptionalHasElement, FoldOptionalGetElement>(ctx);
+                 FoldOptionalHasElement, FoldOptionalGetElement,
+                 InlineConstantIf>(ctx);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

@@ -96,9 +96,16 @@ def ONNXSimplify : Pass<"onnx-simplify", "func::FuncOp"> {
       Add of a weight that broadcasts to its rows: the weight becomes C.
       The new weights are onnx ops on the old ones (computed once per
       process by onnxc-hoist-constants, or at compile time by
-      onnx-fold-constants when they are small).
+      onnx-fold-constants when they are small);
+    - decompositions: QLinearMatMul into MatMulInteger, Cast, Mul and
+      QuantizeLinear;
+    - folds: OptionalHasElement/OptionalGetElement where the input's kind
+      (absent, plain, onnx.Optional) decides them; an If on a constant
+      condition becomes its taken branch (a tensor.cast to the If's type
+      where a non-onnx user needs it).
   }];
-  let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
+  let dependentDialects = ["::mlir::onnxc::ONNXDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // ONNXC_DIALECT_ONNX_TRANSFORMS_PASSES_TD
