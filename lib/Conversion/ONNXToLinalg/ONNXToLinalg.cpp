@@ -182,6 +182,7 @@ struct ConvertONNXToLinalgPass
     populateControlFlowPatterns(converter, patterns);
     populateQuantizationPatterns(converter, patterns);
     populateResizePatterns(converter, patterns);
+    populateDFTPatterns(converter, patterns);
     populateEinsumPatterns(converter, patterns);
     populateGridSamplePatterns(converter, patterns);
     populateRecurrentPatterns(converter, patterns);

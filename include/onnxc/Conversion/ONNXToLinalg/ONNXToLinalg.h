@@ -50,6 +50,9 @@ void populateControlFlowPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateQuantizationPatterns(const TypeConverter &converter,
                                   RewritePatternSet &patterns);
+/// DFT (DFT.cpp).
+void populateDFTPatterns(const TypeConverter &converter,
+                         RewritePatternSet &patterns);
 void populateResizePatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateEinsumPatterns(const TypeConverter &converter,

@@ -1,0 +1,42 @@
+// RUN: onnx-mlir-opt --convert-onnx-to-linalg --split-input-file %s | FileCheck %s
+
+// Forward DFT of a real signal along axis 1: one generic over the output
+// (batch, k, c); its body sums over j with an scf.for in f64, angle
+// 2 pi (j k mod n) / n, the sine negated; c selects the real or imaginary
+// sum.
+// CHECK-LABEL: func.func @dft_real
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<2x8x2xf32>)
+// CHECK: %[[STEP:.+]] = arith.divf %{{.+}}, %{{.+}} : f64
+// CHECK: scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (f64, f64)
+// CHECK: tensor.extract %{{.+}} : tensor<2x8x1xf32>
+// CHECK: arith.remsi
+// CHECK: math.cos
+// CHECK: math.sin
+// CHECK: arith.negf
+// CHECK: scf.yield
+// CHECK: arith.select
+// CHECK: arith.truncf %{{.+}} : f64 to f32
+func.func @dft_real(%x: tensor<2x8x1xf32>) -> tensor<2x8x2xf32> {
+  %0 = "onnx.DFT"(%x) : (tensor<2x8x1xf32>) -> tensor<2x8x2xf32>
+  return %0 : tensor<2x8x2xf32>
+}
+
+// -----
+
+// Inverse of a onesided spectrum (irfft): n = 2 (5 - 1) = 8 output
+// positions, bins above n/2 read as the conjugates of bins n - j; the sum
+// is divided by n.
+// CHECK-LABEL: func.func @irfft
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x8x1xf32>)
+// CHECK: scf.for
+// CHECK: arith.cmpi sge
+// CHECK: arith.select
+// CHECK: tensor.extract %{{.+}} : tensor<1x5x2xf32>
+// CHECK: arith.negf
+// CHECK-NOT: arith.negf
+// CHECK: scf.yield
+// CHECK: arith.divf
+func.func @irfft(%x: tensor<1x5x2xf32>) -> tensor<1x8x1xf32> {
+  %0 = "onnx.DFT"(%x) <{inverse = 1 : i64, onesided = 1 : i64}> : (tensor<1x5x2xf32>) -> tensor<1x8x1xf32>
+  return %0 : tensor<1x8x1xf32>
+}
