@@ -1,4 +1,4 @@
-//===- DFT.cpp - DFT -> linalg.generic ------------------------------------===//
+//===- DFT.cpp - DFT, STFT -> linalg.generic ------------------------------===//
 //
 // The direct transform: one linalg.generic over the output (..., k, ..., c),
 // whose body sums over the signal positions j with an scf.for:
@@ -150,9 +150,135 @@ public:
   }
 };
 
+/// STFT-17: the forward transform of each frame of frame_length samples,
+/// frame_step apart, times the window (when given; its length is then the
+/// frame length): output (batch, frames, bins, 2), frames = (length -
+/// frame_length) / frame_step + 1, bins frame_length / 2 + 1 when onesided.
+class STFTLowering : public OpConversionPattern<ONNXSTFTOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ONNXSTFTOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedResultType(*getTypeConverter(), op);
+    Value signal = adaptor.getSignal();
+    auto inType = dyn_cast<RankedTensorType>(signal.getType());
+    if (!resultType || !inType || inType.getRank() != 3 ||
+        resultType.getRank() != 4)
+      return rewriter.notifyMatchFailure(op, "needs (batch, length, c)");
+    auto elem = dyn_cast<FloatType>(inType.getElementType());
+    int64_t parts = inType.getDimSize(2);
+    if (!elem || (parts != 1 && parts != 2))
+      return rewriter.notifyMatchFailure(op, "needs float, last dim 1 or 2");
+    Location loc = op.getLoc();
+    IndexMath m(rewriter, loc);
+    Value window = op.getWindow() ? adaptor.getWindow() : Value();
+    auto scalar = [&](Value v, Value onnx) {
+      return scalarToIndex(rewriter, loc, extractScalar(rewriter, loc, v),
+                           getONNXElementType(onnx));
+    };
+    Value step = scalar(adaptor.getFrameStep(), op.getFrameStep());
+    Value frameLen;
+    if (window)
+      frameLen = getDimValue(rewriter, loc, window, 0);
+    else if (op.getFrameLength())
+      frameLen = scalar(adaptor.getFrameLength(), op.getFrameLength());
+    else
+      return op.emitError() << "'onnx.STFT': needs a window or frame_length";
+    Value length = getDimValue(rewriter, loc, signal, 1);
+    emitRuntimeCheck(
+        rewriter, loc, op,
+        arith::OrIOp::create(
+            rewriter, loc, m.cmp(arith::CmpIPredicate::sle, step, m.c(0)),
+            arith::OrIOp::create(
+                rewriter, loc,
+                m.cmp(arith::CmpIPredicate::sle, frameLen, m.c(0)),
+                m.cmp(arith::CmpIPredicate::sgt, frameLen, length))),
+        "frame_step {0} or frame_length {1} is not positive, or the frame is "
+        "longer than the signal ({2})",
+        {step, frameLen, length});
+    if (window && op.getFrameLength()) {
+      Value given = scalar(adaptor.getFrameLength(), op.getFrameLength());
+      emitRuntimeCheck(rewriter, loc, op,
+                       m.cmp(arith::CmpIPredicate::ne, given, frameLen),
+                       "frame_length {0} differs from the window's length {1}",
+                       {given, frameLen});
+    }
+    bool onesided = op.getOnesided() != 0;
+    SmallVector<OpFoldResult> sizes = {
+        getAsOpFoldResult(getDimValue(rewriter, loc, signal, 0)),
+        getAsOpFoldResult(
+            m.add(m.div(m.sub(length, frameLen), step), m.c(1))),
+        getAsOpFoldResult(onesided ? m.add(m.div(frameLen, m.c(2)), m.c(1))
+                                   : frameLen),
+        rewriter.getIndexAttr(2)};
+    emitComputedSizesCheck(rewriter, loc, op, sizes, resultType,
+                           "the frames give");
+    sizes = preferStatic(rewriter, resultType, sizes);
+    Type acc = rewriter.getF64Type();
+    Type windowElem = window ? getONNXElementType(op.getWindow()) : Type();
+    Value result = buildIndexedGeneric(
+        rewriter, loc, resultType, sizes, {}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          IndexMath mm(b, l);
+          auto f = [&](double v) { return createScalarConstant(b, l, acc, v); };
+          auto toFloat = [&](Value index) -> Value {
+            Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
+            return arith::SIToFPOp::create(b, l, acc, i64);
+          };
+          Value start = mm.mul(ivs[1], step), k = ivs[2];
+          Value step2pi =
+              arith::DivFOp::create(b, l, f(2 * M_PI), toFloat(frameLen));
+          Value zero = f(0);
+          auto loop = scf::ForOp::create(
+              b, l, mm.c(0), frameLen, mm.c(1), ValueRange{zero, zero},
+              [&](OpBuilder &lb, Location ll, Value j, ValueRange sums) {
+                IndexMath lm(lb, ll);
+                auto read = [&](int64_t c) {
+                  Value v = tensor::ExtractOp::create(
+                      lb, ll, signal,
+                      ValueRange{ivs[0], lm.add(start, j), lm.c(c)});
+                  return castScalar(lb, ll, v, elem, acc);
+                };
+                Value re = read(0);
+                Value im = parts == 2 ? read(1) : zero;
+                if (window) {
+                  Value w = castScalar(
+                      lb, ll, tensor::ExtractOp::create(lb, ll, window, j),
+                      windowElem, acc);
+                  re = arith::MulFOp::create(lb, ll, re, w);
+                  im = arith::MulFOp::create(lb, ll, im, w);
+                }
+                Value theta = arith::MulFOp::create(
+                    lb, ll, toFloat(lm.rem(lm.mul(j, k), frameLen)), step2pi);
+                Value c = math::CosOp::create(lb, ll, theta);
+                Value sn = arith::NegFOp::create(
+                    lb, ll, math::SinOp::create(lb, ll, theta));
+                Value outRe = arith::SubFOp::create(
+                    lb, ll, arith::MulFOp::create(lb, ll, re, c),
+                    arith::MulFOp::create(lb, ll, im, sn));
+                Value outIm = arith::AddFOp::create(
+                    lb, ll, arith::MulFOp::create(lb, ll, im, c),
+                    arith::MulFOp::create(lb, ll, re, sn));
+                scf::YieldOp::create(
+                    lb, ll,
+                    ValueRange{arith::AddFOp::create(lb, ll, sums[0], outRe),
+                               arith::AddFOp::create(lb, ll, sums[1], outIm)});
+              });
+          Value isRe = mm.cmp(arith::CmpIPredicate::eq, ivs[3], mm.c(0));
+          Value v = arith::SelectOp::create(b, l, isRe, loop.getResult(0),
+                                            loop.getResult(1));
+          return castScalar(b, l, v, acc, elem);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateDFTPatterns(const TypeConverter &converter,
                                       RewritePatternSet &patterns) {
-  patterns.add<DFTLowering>(converter, patterns.getContext());
+  patterns.add<DFTLowering, STFTLowering>(converter, patterns.getContext());
 }

@@ -40,3 +40,20 @@ func.func @irfft(%x: tensor<1x5x2xf32>) -> tensor<1x8x1xf32> {
   %0 = "onnx.DFT"(%x) <{inverse = 1 : i64, onesided = 1 : i64}> : (tensor<1x5x2xf32>) -> tensor<1x8x1xf32>
   return %0 : tensor<1x8x1xf32>
 }
+
+// -----
+
+// STFT: frames of the window's length (16) every frame_step samples; the
+// step is checked positive and the frame no longer than the signal; each
+// output (batch, frame, bin, c) sums the windowed frame's transform.
+// CHECK-LABEL: func.func @stft_window
+// CHECK: call @onnxc_rt_fail
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x15x9x2xf32>)
+// CHECK: scf.for
+// CHECK: tensor.extract %{{.+}} : tensor<1x128x1xf32>
+// CHECK: tensor.extract %{{.+}} : tensor<16xf32>
+// CHECK: math.cos
+func.func @stft_window(%x: tensor<1x128x1xf32>, %step: tensor<i64>, %w: tensor<16xf32>) -> tensor<1x15x9x2xf32> {
+  %0 = "onnx.STFT"(%x, %step, %w) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf32>) -> tensor<1x15x9x2xf32>
+  return %0 : tensor<1x15x9x2xf32>
+}
