@@ -462,6 +462,83 @@ public:
   }
 };
 
+/// MaxUnpool: zeros of the output's (static) shape with each X element
+/// written where its index (MaxPool's, flat over the whole output) says;
+/// one loop over X, the indices checked to lie in the output.
+class MaxUnpoolLowering : public TensorPattern<ONNXMaxUnpoolOp> {
+public:
+  using TensorPattern::TensorPattern;
+  LogicalResult
+  matchAndRewrite(ONNXMaxUnpoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = resultType(op);
+    Value x = adaptor.getX(), indices = adaptor.getI();
+    auto xType = getMovableRankedType(x);
+    if (!type || !type.hasStaticShape() || !xType ||
+        !getMovableRankedType(indices) ||
+        !isa<FloatType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(op, "needs a static float result");
+    for (int64_t i = 0; i < xType.getRank(); ++i)
+      checkDims(rewriter, loc, op, indices, i, "I", Pred::eq, x, i, "X");
+    // The indices count in the shape MaxPool's input had, (in - 1) * stride
+    // + kernel - pads per spatial dim; an output_shape input only pads that
+    // shape at the end of each dim.
+    int64_t rank = type.getRank(), n = rank - 2;
+    auto ints = [](std::optional<ArrayAttr> attr, int64_t count,
+                   int64_t dflt) {
+      SmallVector<int64_t> v(count, dflt);
+      if (attr)
+        for (auto [i, a] : llvm::enumerate(attr->getAsRange<IntegerAttr>()))
+          if (int64_t(i) < count)
+            v[i] = a.getInt();
+      return v;
+    };
+    SmallVector<int64_t> kernel = ints(op.getKernelShape(), n, 1),
+                         strides = ints(op.getStrides(), n, 1),
+                         pads = ints(op.getPads(), 2 * n, 0);
+    SmallVector<int64_t> pooled(type.getShape());
+    for (int64_t i = 0; i < n; ++i) {
+      if (xType.isDynamicDim(2 + i))
+        return rewriter.notifyMatchFailure(op, "dynamic spatial dims");
+      pooled[2 + i] = (xType.getDimSize(2 + i) - 1) * strides[i] + kernel[i] -
+                      pads[i] - pads[i + n];
+      if (pooled[2 + i] > type.getDimSize(2 + i) || pooled[2 + i] <= 0)
+        return op.emitError() << "'onnx.MaxUnpool': the unpooled size "
+                              << pooled[2 + i] << " of spatial dim " << i
+                              << " does not fit the output's "
+                              << type.getDimSize(2 + i);
+    }
+    int64_t total = 1;
+    for (int64_t d : pooled)
+      total *= d;
+    emitIndexRangeCheck(rewriter, loc, op, indices,
+                        arith::ConstantIndexOp::create(rewriter, loc, total),
+                        /*allowNegative=*/false, "(a flat output position)");
+    Value zero = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(type.getElementType()));
+    Value init = createFilled(rewriter, loc, type, {}, zero);
+    Type indOnnx = getONNXElementType(op.getI());
+    SmallVector<Value> results = loopNest(
+        rewriter, loc, dimValues(rewriter, loc, x), init,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange acc) -> SmallVector<Value> {
+          IndexMath m(b, l);
+          Value flat = scalarToIndex(
+              b, l, tensor::ExtractOp::create(b, l, indices, ivs), indOnnx);
+          SmallVector<Value> at(type.getRank());
+          for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+            at[d] = m.rem(flat, m.c(pooled[d]));
+            flat = m.div(flat, m.c(pooled[d]));
+          }
+          Value v = tensor::ExtractOp::create(b, l, x, ivs);
+          return {tensor::InsertOp::create(b, l, v, acc[0], at)};
+        });
+    rewriter.replaceOp(op, results[0]);
+    return success();
+  }
+};
+
 /// TensorScatter-24 (a KV-cache update): the past cache with `update`
 /// written along `axis` from write_indices[batch] (0 when absent), modulo
 /// the cache's length in circular mode. Each output element reads the
@@ -534,7 +611,8 @@ void mlir::onnxc::populateGatherScatterPatterns(const TypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   patterns.add<GatherLowering, GatherElementsLowering, GatherNDLowering,
                ScatterElementsLowering, ScatterLowering, ScatterNDLowering,
-               OneHotLowering, ReverseSequenceLowering, TensorScatterLowering>(
+               OneHotLowering, ReverseSequenceLowering, TensorScatterLowering,
+               MaxUnpoolLowering>(
       converter, patterns.getContext());
   populateSelectionPatterns(converter, patterns);
 }

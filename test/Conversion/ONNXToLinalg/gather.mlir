@@ -286,3 +286,23 @@ func.func @tensor_scatter(%past: tensor<2x3x8x4xf32>, %upd: tensor<2x3x2x4xf32>,
   %0 = "onnx.TensorScatter"(%past, %upd, %w) <{mode = "circular"}> : (tensor<2x3x8x4xf32>, tensor<2x3x2x4xf32>, tensor<2xi64>) -> tensor<2x3x8x4xf32>
   return %0 : tensor<2x3x8x4xf32>
 }
+
+// -----
+
+// MaxUnpool: zeros of the output's shape, then one loop over X writing each
+// element where its index says; the flat index unravels in the unpooled
+// shape ((2 - 1) * 2 + 2 = 4 per spatial dim), which output_shape may pad
+// (here to 5x5). The indices are checked to lie in [0, 16).
+// CHECK-LABEL: func.func @maxunpool
+// CHECK: call @onnxc_rt_fail
+// CHECK: linalg.fill
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: tensor.extract %{{.+}} : tensor<1x1x2x2xi64>
+// CHECK: %[[C4:.+]] = arith.constant 4 : index
+// CHECK: arith.remsi %{{.+}}, %[[C4]]
+// CHECK: tensor.insert %{{.+}} into %{{.+}} : tensor<1x1x5x5xf32>
+func.func @maxunpool(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>) -> tensor<1x1x5x5xf32> {
+  %0 = "onnx.MaxUnpool"(%x, %i) <{kernel_shape = [2, 2], strides = [2, 2]}> : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) -> tensor<1x1x5x5xf32>
+  return %0 : tensor<1x1x5x5xf32>
+}
