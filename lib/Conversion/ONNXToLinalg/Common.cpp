@@ -274,6 +274,35 @@ Value mlir::onnxc::castScalar(OpBuilder &b, Location loc, Value v, Type from,
   return v; // Same width, other signedness: the bits are the value.
 }
 
+Value mlir::onnxc::cubicConvolutionWeight(OpBuilder &b, Location loc,
+                                          Value s, double a) {
+  Type t = s.getType();
+  auto f = [&](double v) { return createScalarConstant(b, loc, t, v); };
+  // |s| <= 1: (a+2)|s|^3 - (a+3)|s|^2 + 1
+  // 1 < |s| < 2: a|s|^3 - 5a|s|^2 + 8a|s| - 4a
+  Value as = math::AbsFOp::create(b, loc, s);
+  Value s2 = arith::MulFOp::create(b, loc, as, as);
+  Value s3 = arith::MulFOp::create(b, loc, s2, as);
+  Value near = arith::AddFOp::create(
+      b, loc,
+      arith::SubFOp::create(b, loc, arith::MulFOp::create(b, loc, f(a + 2), s3),
+                            arith::MulFOp::create(b, loc, f(a + 3), s2)),
+      f(1));
+  Value far = arith::SubFOp::create(
+      b, loc,
+      arith::AddFOp::create(
+          b, loc,
+          arith::SubFOp::create(b, loc, arith::MulFOp::create(b, loc, f(a), s3),
+                                arith::MulFOp::create(b, loc, f(5 * a), s2)),
+          arith::MulFOp::create(b, loc, f(8 * a), as)),
+      f(4 * a));
+  Value isNear =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, as, f(1));
+  Value isFar = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, as, f(2));
+  return arith::SelectOp::create(
+      b, loc, isNear, near, arith::SelectOp::create(b, loc, isFar, far, f(0)));
+}
+
 FailureOr<SmallVector<int64_t>> mlir::onnxc::getConstantIntValues(Value v) {
   Attribute attr;
   if (!matchPattern(v, m_Constant(&attr)))

@@ -23,6 +23,23 @@ using namespace mlir::onnxc;
 
 namespace {
 
+/// sums + (re + i im) * (cos theta + i sign sin theta): the next partial
+/// sums of a transform (sign -1 forward, +1 inverse).
+SmallVector<Value> accumulateTwiddled(OpBuilder &b, Location l,
+                                      ValueRange sums, Value re, Value im,
+                                      Value theta, bool inverse) {
+  Value c = math::CosOp::create(b, l, theta);
+  Value s = math::SinOp::create(b, l, theta);
+  if (!inverse)
+    s = arith::NegFOp::create(b, l, s);
+  Value outRe = arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, re, c),
+                                      arith::MulFOp::create(b, l, im, s));
+  Value outIm = arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, im, c),
+                                      arith::MulFOp::create(b, l, re, s));
+  return {arith::AddFOp::create(b, l, sums[0], outRe),
+          arith::AddFOp::create(b, l, sums[1], outIm)};
+}
+
 class DFTLowering : public OpConversionPattern<ONNXDFTOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
@@ -122,21 +139,9 @@ public:
                 }
                 Value jk = lm.rem(lm.mul(j, k), n);
                 Value theta = arith::MulFOp::create(lb, ll, toFloat(jk), step);
-                Value c = math::CosOp::create(lb, ll, theta);
-                Value s = math::SinOp::create(lb, ll, theta);
-                if (!inverse)
-                  s = arith::NegFOp::create(lb, ll, s);
-                // (re + i im)(c + i s)
-                Value outRe = arith::SubFOp::create(
-                    lb, ll, arith::MulFOp::create(lb, ll, re, c),
-                    arith::MulFOp::create(lb, ll, im, s));
-                Value outIm = arith::AddFOp::create(
-                    lb, ll, arith::MulFOp::create(lb, ll, im, c),
-                    arith::MulFOp::create(lb, ll, re, s));
-                scf::YieldOp::create(
-                    lb, ll,
-                    ValueRange{arith::AddFOp::create(lb, ll, sums[0], outRe),
-                               arith::AddFOp::create(lb, ll, sums[1], outIm)});
+                scf::YieldOp::create(lb, ll,
+                                     accumulateTwiddled(lb, ll, sums, re, im,
+                                                        theta, inverse));
               });
           Value isRe = mm.cmp(arith::CmpIPredicate::eq, ivs[rank - 1], mm.c(0));
           Value v = arith::SelectOp::create(b, l, isRe, loop.getResult(0),
@@ -252,19 +257,10 @@ public:
                 }
                 Value theta = arith::MulFOp::create(
                     lb, ll, toFloat(lm.rem(lm.mul(j, k), frameLen)), step2pi);
-                Value c = math::CosOp::create(lb, ll, theta);
-                Value sn = arith::NegFOp::create(
-                    lb, ll, math::SinOp::create(lb, ll, theta));
-                Value outRe = arith::SubFOp::create(
-                    lb, ll, arith::MulFOp::create(lb, ll, re, c),
-                    arith::MulFOp::create(lb, ll, im, sn));
-                Value outIm = arith::AddFOp::create(
-                    lb, ll, arith::MulFOp::create(lb, ll, im, c),
-                    arith::MulFOp::create(lb, ll, re, sn));
-                scf::YieldOp::create(
-                    lb, ll,
-                    ValueRange{arith::AddFOp::create(lb, ll, sums[0], outRe),
-                               arith::AddFOp::create(lb, ll, sums[1], outIm)});
+                scf::YieldOp::create(lb, ll,
+                                     accumulateTwiddled(lb, ll, sums, re, im,
+                                                        theta,
+                                                        /*inverse=*/false));
               });
           Value isRe = mm.cmp(arith::CmpIPredicate::eq, ivs[3], mm.c(0));
           Value v = arith::SelectOp::create(b, l, isRe, loop.getResult(0),

@@ -199,29 +199,9 @@ public:
             double a = -0.75;
             auto coeffs = [&](Value t) {
               SmallVector<Value> cs;
-              for (int k = -1; k <= 2; ++k) {
-                Value s = math::AbsFOp::create(
-                    b, l, arith::SubFOp::create(b, l, t, f(k)));
-                Value s2 = arith::MulFOp::create(b, l, s, s);
-                Value s3 = arith::MulFOp::create(b, l, s2, s);
-                Value nearW = arith::AddFOp::create(
-                    b, l,
-                    arith::SubFOp::create(b, l,
-                                          arith::MulFOp::create(b, l, f(a + 2), s3),
-                                          arith::MulFOp::create(b, l, f(a + 3), s2)),
-                    f(1));
-                Value farW = arith::SubFOp::create(
-                    b, l,
-                    arith::AddFOp::create(
-                        b, l,
-                        arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, f(a), s3),
-                                              arith::MulFOp::create(b, l, f(5 * a), s2)),
-                        arith::MulFOp::create(b, l, f(8 * a), s)),
-                    f(4 * a));
-                Value isNear = arith::CmpFOp::create(
-                    b, l, arith::CmpFPredicate::OLE, s, f(1));
-                cs.push_back(arith::SelectOp::create(b, l, isNear, nearW, farW));
-              }
+              for (int k = -1; k <= 2; ++k)
+                cs.push_back(cubicConvolutionWeight(
+                    b, l, arith::SubFOp::create(b, l, t, f(k)), a));
               return cs;
             };
             Value x0 = math::FloorOp::create(b, l, gx);

@@ -350,35 +350,20 @@ public:
             return castScalar(b, l, v, onnxElem, f64);
           };
 
-          // Cubic convolution with coefficient a (Keys), 0 beyond |s| = 2.
-          auto cubicWeight = [&](Value s) -> Value {
-            // |s| <= 1: (a+2)|s|^3 - (a+3)|s|^2 + 1
-            // 1 < |s| < 2: a|s|^3 - 5a|s|^2 + 8a|s| - 4a
-            Value as = math::AbsFOp::create(b, l, s);
-            Value s2 = arith::MulFOp::create(b, l, as, as);
-            Value s3 = arith::MulFOp::create(b, l, s2, as);
-            Value near = arith::AddFOp::create(
-                b, l,
-                arith::SubFOp::create(
-                    b, l, arith::MulFOp::create(b, l, f(cubicA + 2), s3),
-                    arith::MulFOp::create(b, l, f(cubicA + 3), s2)),
-                f(1));
-            Value far = arith::SubFOp::create(
-                b, l,
-                arith::AddFOp::create(
-                    b, l,
-                    arith::SubFOp::create(
-                        b, l, arith::MulFOp::create(b, l, f(cubicA), s3),
-                        arith::MulFOp::create(b, l, f(5 * cubicA), s2)),
-                    arith::MulFOp::create(b, l, f(8 * cubicA), as)),
-                f(4 * cubicA));
-            Value isNear = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::OLE, as, f(1));
-            Value isFar = arith::CmpFOp::create(
-                b, l, arith::CmpFPredicate::OLT, as, f(2));
+          auto cubicWeight = [&](Value s) {
+            return cubicConvolutionWeight(b, l, s, cubicA);
+          };
+          // exclude_outside: a tap at `raw` outside dim d weighs 0.
+          auto insideWeight = [&](Value raw, Value w, int64_t d) -> Value {
+            if (!excludeOutside)
+              return w;
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value lo =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, raw, zero);
+            Value hi = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
+                                             raw, inSizes[d]);
             return arith::SelectOp::create(
-                b, l, isNear, near,
-                arith::SelectOp::create(b, l, isFar, far, f(0)));
+                b, l, arith::OrIOp::create(b, l, lo, hi), f(0), w);
           };
           // The taps of the filter stretched by 1 / scale (downscaling with
           // antialias): base = ceil(x) - 1 and ratio = x - base in (0, 1],
@@ -407,15 +392,7 @@ public:
                 w = cubicWeight(arg);
               Value raw = arith::AddIOp::create(
                   b, l, baseIdx, arith::ConstantIndexOp::create(b, l, j));
-              if (excludeOutside) {
-                Value zero = arith::ConstantIndexOp::create(b, l, 0);
-                Value lo = arith::CmpIOp::create(
-                    b, l, arith::CmpIPredicate::slt, raw, zero);
-                Value hi = arith::CmpIOp::create(
-                    b, l, arith::CmpIPredicate::sge, raw, inSizes[d]);
-                w = arith::SelectOp::create(
-                    b, l, arith::OrIOp::create(b, l, lo, hi), f(0), w);
-              }
+              w = insideWeight(raw, w, d);
               total = arith::AddFOp::create(b, l, total, w);
               ws.push_back(w);
               idxs.push_back(clampIndex(raw, d));
@@ -491,15 +468,7 @@ public:
                 Value w = cubicWeight(s);
                 Value raw = arith::AddIOp::create(
                     b, l, base, arith::ConstantIndexOp::create(b, l, k));
-                if (excludeOutside) {
-                  Value zero = arith::ConstantIndexOp::create(b, l, 0);
-                  Value lo = arith::CmpIOp::create(
-                      b, l, arith::CmpIPredicate::slt, raw, zero);
-                  Value hi = arith::CmpIOp::create(
-                      b, l, arith::CmpIPredicate::sge, raw, inSizes[d]);
-                  w = arith::SelectOp::create(
-                      b, l, arith::OrIOp::create(b, l, lo, hi), f(0), w);
-                }
+                w = insideWeight(raw, w, d);
                 ws.push_back(w);
                 idxs.push_back(clampIndex(raw, d));
               }

@@ -16,6 +16,23 @@ using namespace mlir::onnxc;
 
 namespace {
 
+/// An axis read at run time, negative ones counted from the back: checked
+/// to lie in [0, rank) (the failure names the value).
+Value checkedRuntimeAxis(OpBuilder &b, Location loc, Operation *op,
+                         Value axis, int64_t rank) {
+  IndexMath m(b, loc);
+  axis = m.wrapNegative(axis, m.c(rank));
+  emitRuntimeCheck(
+      b, loc, op,
+      arith::OrIOp::create(b, loc,
+                           m.cmp(arith::CmpIPredicate::slt, axis, m.c(0)),
+                           m.cmp(arith::CmpIPredicate::sge, axis, m.c(rank))),
+      "axis {0} (after adding the rank to a negative one) is outside [0, " +
+          Twine(rank) + ")",
+      {axis});
+  return axis;
+}
+
 using Pred = arith::CmpIPredicate;
 
 //===----------------------------------------------------------------------===//
@@ -114,14 +131,7 @@ public:
         sliceDim(i, *getConstantIntValue(axes[i]), nullptr);
         continue;
       }
-      Value axis = m.wrapNegative(m.v(axes[i]), m.c(rank));
-      emitRuntimeCheck(rewriter, loc, op,
-                       arith::OrIOp::create(rewriter, loc,
-                                            m.cmp(Pred::slt, axis, m.c(0)),
-                                            m.cmp(Pred::sge, axis, m.c(rank))),
-                       "axis {0} (after adding the rank to a negative one) is "
-                       "outside [0, " + Twine(rank) + ")",
-                       {axis});
+      Value axis = checkedRuntimeAxis(rewriter, loc, op, m.v(axes[i]), rank);
       for (int64_t d = 0; d < rank; ++d)
         sliceDim(i, d, m.cmp(Pred::eq, axis, m.c(d)));
     }
@@ -212,14 +222,8 @@ public:
       }
       // A run-time axis: checked, then each dim takes the pads where it is
       // the one named.
-      Value axis = m.wrapNegative(m.v((*axes)[i]), m.c(rank));
-      emitRuntimeCheck(rewriter, loc, op,
-                       arith::OrIOp::create(rewriter, loc,
-                                            m.cmp(Pred::slt, axis, m.c(0)),
-                                            m.cmp(Pred::sge, axis, m.c(rank))),
-                       "axis {0} (after adding the rank to a negative one) is "
-                       "outside [0, " + Twine(rank) + ")",
-                       {axis});
+      Value axis =
+          checkedRuntimeAxis(rewriter, loc, op, m.v((*axes)[i]), rank);
       for (int64_t d = 0; d < rank; ++d) {
         Value named = m.cmp(Pred::eq, axis, m.c(d));
         padBefore[d] = m.select(named, m.v(b), m.v(padBefore[d]));

@@ -150,6 +150,11 @@ Value bitcastScalar(OpBuilder &b, Location loc, Value v, Type from, Type to);
 Value castNarrowScalar(OpBuilder &b, Location loc, Value v, Type from,
                        Type to, const CastOptions &options);
 
+/// Keys' cubic convolution weight of the (f64) distance `s` with
+/// coefficient `a` (Resize's cubic_coeff_a, GridSample's -0.75): 0 beyond
+/// |s| = 2.
+Value cubicConvolutionWeight(OpBuilder &b, Location loc, Value s, double a);
+
 /// Reads an integer list from a constant operand (onnx.Constant or
 /// arith.constant). Returns failure when the value is not constant.
 FailureOr<SmallVector<int64_t>> getConstantIntValues(Value v);
