@@ -48,6 +48,21 @@ public:
         !allRankedTensors(types) ||
         !isa<RankedTensorType>(adaptor.getCond().getType()))
       return rewriter.notifyMatchFailure(op, "needs ranked tensor results");
+    // ONNX lets the branches yield different shapes; the scf.if needs each
+    // result cast-compatible (same rank, no clashing static dims).
+    for (Region *branch : {&op.getThenBranch(), &op.getElseBranch()}) {
+      if (branch->empty())
+        return rewriter.notifyMatchFailure(op, "empty branch");
+      Operation *yield = branch->front().getTerminator();
+      if (yield->getNumOperands() != types.size())
+        return rewriter.notifyMatchFailure(op, "branch result count");
+      for (auto [value, type] : llvm::zip(yield->getOperands(), types)) {
+        Type converted = getTypeConverter()->convertType(value.getType());
+        if (!converted || !tensor::CastOp::areCastCompatible(converted, type))
+          return rewriter.notifyMatchFailure(
+              op, "a branch yields a value of another rank");
+      }
+    }
     Location loc = op.getLoc();
     Value cond = extractScalar(rewriter, loc, adaptor.getCond());
     auto ifOp = scf::IfOp::create(rewriter, loc, types, cond,
