@@ -71,6 +71,8 @@ VERSIONS = {
     "ScatterElements": 18, "ScatterND": 18,
     # 18: the input optional, and plain tensors/sequences accepted.
     "OptionalHasElement": 28,
+    # 20: modes renamed linear/cubic, N-D grids; 22: bfloat16 grids.
+    "GridSample": 22,
     # Operators new after opset 17.
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "BitCast": 26, "CumProd": 26, "TensorScatter": 24,

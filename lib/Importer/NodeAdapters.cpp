@@ -50,25 +50,6 @@ int64_t rankOf(AdapterContext &ctx, StringRef name) {
   return t ? t.getRank() : -1;
 }
 
-LogicalResult adaptGridSample(onnx::NodeProto &node, AdapterContext &ctx,
-                              std::string &reason) {
-  if (rankOf(ctx, input(node, 0)) != 4) {
-    reason = "samples a grid that is not 2-D";
-    return failure();
-  }
-  std::string mode = strAttr(node, "mode", "linear");
-  std::string old = llvm::StringSwitch<std::string>(mode)
-                        .Case("linear", "bilinear")
-                        .Case("cubic", "bicubic")
-                        .Default(mode);
-  removeAttr(node, "mode");
-  auto *a = node.add_attribute();
-  a->set_name("mode");
-  a->set_type(onnx::AttributeProto::STRING);
-  a->set_s(old);
-  return success();
-}
-
 LogicalResult adaptDFT(onnx::NodeProto &node, AdapterContext &ctx,
                        std::string &reason) {
   int64_t rank = rankOf(ctx, input(node, 0));
@@ -166,6 +147,23 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   // OptionalHasElement-18 only accepts more: no input, plain tensors.
   if (op == "OptionalHasElement")
     return success();
+  // GridSample-20 renamed the modes (bilinear -> linear, bicubic -> cubic;
+  // the default is the same mode) and allowed N-D grids.
+  if (op == "GridSample") {
+    std::string mode = strAttr(node, "mode", "linear");
+    std::string renamed = llvm::StringSwitch<std::string>(mode)
+                              .Case("bilinear", "linear")
+                              .Case("bicubic", "cubic")
+                              .Default(mode);
+    if (renamed != mode) {
+      removeAttr(node, "mode");
+      auto *a = node.add_attribute();
+      a->set_name("mode");
+      a->set_type(onnx::AttributeProto::STRING);
+      a->set_s(renamed);
+    }
+    return success();
+  }
   reason = "version " + std::to_string(version) +
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
@@ -174,7 +172,7 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
 
 bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
   return llvm::StringSwitch<bool>(opType)
-      .Cases({"GridSample", "DFT"},
+      .Cases({"DFT"},
              true)
       .Default(false);
 }
@@ -183,8 +181,6 @@ LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
                                      AdapterContext &ctx,
                                      std::string &reason) {
   StringRef op = node.op_type();
-  if (op == "GridSample")
-    return adaptGridSample(node, ctx, reason);
   if (op == "DFT")
     return adaptDFT(node, ctx, reason);
   reason = "no adapter";

@@ -3,7 +3,7 @@
 // One linalg.generic over the N x C x Hout x Wout output. The grid gives
 // normalised (x, y) per output position; they are unnormalised
 // (align_corners), folded by padding_mode (border clamps, reflection
-// reflects) and read with 1 (nearest), 4 (bilinear) or 16 (bicubic) taps;
+// reflects) and read with 1 (nearest), 4 (linear) or 16 (cubic) taps;
 // taps outside the image read 0 with zeros padding, else the clamped or
 // reflected pixel. Coordinates are computed in f64.
 //
@@ -27,12 +27,12 @@ public:
     auto gType = dyn_cast<RankedTensorType>(adaptor.getGrid().getType());
     if (!resultType || !xType || !gType || xType.getRank() != 4 ||
         gType.getRank() != 4 || resultType.getRank() != 4)
-      return rewriter.notifyMatchFailure(op, "only 2-D sampling");
+      return rewriter.notifyMatchFailure(op, "only 2-D sampling (4-D X)");
     if (!isa<FloatType>(xType.getElementType()) ||
         !isa<FloatType>(gType.getElementType()))
       return rewriter.notifyMatchFailure(op, "float data only");
     StringRef mode = op.getMode(), padding = op.getPaddingMode();
-    if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+    if (mode != "linear" && mode != "nearest" && mode != "cubic")
       return rewriter.notifyMatchFailure(op, "mode");
     if (padding != "zeros" && padding != "border" && padding != "reflection")
       return rewriter.notifyMatchFailure(op, "padding mode");
@@ -177,7 +177,7 @@ public:
           if (mode == "nearest") {
             result = pixel(math::RoundEvenOp::create(b, l, gy),
                            math::RoundEvenOp::create(b, l, gx));
-          } else if (mode == "bilinear") {
+          } else if (mode == "linear") {
             Value x0 = math::FloorOp::create(b, l, gx);
             Value y0 = math::FloorOp::create(b, l, gy);
             Value x1 = arith::AddFOp::create(b, l, x0, f(1));

@@ -229,6 +229,9 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
     // ceil_mode (and Average/LpPool's pads and auto_pad).
     if (name == "AveragePool" || name == "LpPool")
       return registry->GetSchema("MaxPool", 12, "");
+    // GridSample-22 on 4-D inputs: version 16's rule (N, C, grid H, W).
+    if (name == "GridSample")
+      return registry->GetSchema("GridSample", 16, "");
     // ScatterElements/ScatterND-18: the data's type, as in version 16.
     if (name == "ScatterElements" || name == "ScatterND")
       return registry->GetSchema(info.onnxName, 16, "");

@@ -1543,31 +1543,36 @@ def ONNXGreaterOrEqualOp : ONNX_Op<"GreaterOrEqual", 16, [Pure]> {
     TensorOf<[I1]>:$C);
 }
 
-def ONNXGridSampleOp : ONNX_Op<"GridSample", 16, [Pure]> {
-  let summary = "ONNX GridSample operation (ai.onnx version 16)";
+def ONNXGridSampleOp : ONNX_Op<"GridSample", 22, [Pure]> {
+  let summary = "ONNX GridSample operation (ai.onnx version 22)";
   let description = [{
-    Given an input `X` and a flow-field `grid`, computes the output `Y` using `X` values and pixel locations from `grid`.
-    Currently, only spatial (4-D) inputs are supported. For input `X` with shape (N, C, H, W) and `grid` with shape (N, H_out, W_out, 2),
-    the output `Y` will have shape (N, C, H_out, W_out).
+    Given an input `X` and a flow-field `grid`, computes the output `Y` using `X` values and pixel locations from the `grid`.
+    For spatial input `X` with shape (N, C, H, W), the `grid` will have shape (N, H_out, W_out, 2),
+    the output `Y` will have shape (N, C, H_out, W_out). For volumetric input `X` with shape (N, C, D, H, W),
+    the `grid` will have shape (N, D_out, H_out, W_out, 3), the output `Y` will have shape (N, C, D_out, H_out, W_out).
+    More generally, for an input `X` of rank r+2 with shape (N, C, d1, d2, ..., dr),
+    the `grid` will have shape (N, D1_out, D2_out, ..., Dr_out, r), the output `Y` will have shape (N, C, D1_out, D2_out, ..., Dr_out).
 
-    The tensor `X` contains values at centers of square pixels in a H by W 2-dimensional image.
-    The tensor `grid` describes normalized positions where the output `Y` is to be computed
-    using a specified interpolation method (the mode) and a padding mode (for grid positions falling outside the 2-dimensional image).
+    The tensor `X` contains values at centers of square pixels (voxels, etc) locations such as (n, c, d1_in, d2_in, ..., dr_in).
+    The (n, d1_out, d2_out, ..., dr_out, :) values from the tensor `grid` are the normalized positions for interpolating the values
+    at the (n, c, d1_out, d2_out, ..., dr_out) locations from the output tensor `Y` using a specified interpolation method (the mode)
+    and a padding mode (for `grid` positions falling outside the 2-dimensional image).
 
-    Elements in `grid[N, H_out, W_out]` are size-2 vectors specifying positions in the 2-dimensional space of `X`.
-    They are used to interpolate output values of `Y[N, C, H_out, W_out]`.
+    For example, the values in `grid[n, h_out, w_out, :]` are size-2 vectors specifying normalized positions in the 2-dimensional space of `X`.
+    They are used to interpolate output values of `Y[n, c, h_out, w_out]`.
 
-    The GridSample operator is often used in doing grid generator and sampler in the [Spatial Transformer Networks](https://arxiv.org/abs/1506.02025).
-    See also in [torch.nn.functional.grid_sample](https://pytorch.org/docs/master/generated/torch.nn.functional.grid_sample.html#torch-nn-functional-grid-sample).
+    The GridSample operator is often used in doing grid generator and sampler in the
+    [Spatial Transformer Networks](https://arxiv.org/abs/1506.02025).
+    See also in [torch.nn.functional.grid_sample](https://pytorch.org/docs/stable/generated/torch.nn.functional.grid_sample.html).
   }];
   let arguments = (ins
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
-    TensorOf<[F16, F32, F64]>:$grid,
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$grid,
     DefaultValuedAttr<I64Attr, "0">:$align_corners,
-    DefaultValuedStrAttr<StrAttr, "bilinear">:$mode,
+    DefaultValuedStrAttr<StrAttr, "linear">:$mode,
     DefaultValuedStrAttr<StrAttr, "zeros">:$padding_mode);
   let results = (outs
-    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$Y);
 }
 
 def ONNXHammingWindowOp : ONNX_Op<"HammingWindow", 17, [Pure]> {
