@@ -186,6 +186,8 @@ struct ConvertONNXToLinalgPass
     populateEinsumPatterns(converter, patterns);
     populateGridSamplePatterns(converter, patterns);
     populateRecurrentPatterns(converter, patterns);
+    populateTrainingPatterns(converter, patterns);
+    populateDetectionPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

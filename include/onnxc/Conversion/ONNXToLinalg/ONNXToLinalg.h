@@ -63,6 +63,14 @@ void populateGridSamplePatterns(const TypeConverter &converter,
 /// (Recurrent.cpp).
 void populateRecurrentPatterns(const TypeConverter &converter,
                                RewritePatternSet &patterns);
+/// Adagrad, Momentum and Adam (ai.onnx.preview.training): elementwise
+/// updates of n tensors.
+void populateTrainingPatterns(const TypeConverter &converter,
+                              RewritePatternSet &patterns);
+/// NonMaxSuppression: per batch and class, a greedy scan over the boxes in
+/// score order.
+void populateDetectionPatterns(const TypeConverter &converter,
+                               RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
