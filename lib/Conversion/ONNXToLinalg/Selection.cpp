@@ -1,6 +1,6 @@
 //===- Selection.cpp - Scans and selections -> scf loops ------------------===//
 //
-// CumSum, TopK, NonZero and Compress produce each output element from a
+// CumSum, TopK, NonZero, Compress and Unique produce each output element from a
 // scan over the input: scf.for loops over tensors that carry the result
 // (tensor.insert / insert_slice), which bufferize in place.
 //
@@ -374,12 +374,266 @@ public:
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Unique
+//===----------------------------------------------------------------------===//
+
+/// -1, 0 or 1 (i8) as `a` sorts before, with or after `b`; NaNs are equal to
+/// each other and sort after every number (numpy.unique).
+Value compareScalars(OpBuilder &b, Location l, Value a, Value v,
+                     Type onnxElem) {
+  IndexMath m(b, l);
+  Type i8 = b.getI8Type();
+  auto c = [&](int64_t x) -> Value {
+    return arith::ConstantIntOp::create(b, l, i8, x);
+  };
+  auto sel = [&](Value cond, Value x, Value y) -> Value {
+    return arith::SelectOp::create(b, l, cond, x, y);
+  };
+  if (auto ft = dyn_cast<FloatType>(a.getType())) {
+    using F = arith::CmpFPredicate;
+    auto f = [&](F p, Value x, Value y) -> Value {
+      return arith::CmpFOp::create(b, l, p, x, y);
+    };
+    Value aNaN = f(F::UNO, a, a), vNaN = f(F::UNO, v, v);
+    // Unordered: both NaN -> 0, a NaN -> 1, v NaN -> -1.
+    Value unordered = sel(aNaN, sel(vNaN, c(0), c(1)), c(-1));
+    Value ordered =
+        sel(f(F::OLT, a, v), c(-1), sel(f(F::OGT, a, v), c(1), c(0)));
+    return sel(f(F::UNO, a, v), unordered, ordered);
+  }
+  bool isU = onnxElem.isUnsignedInteger() || onnxElem.isInteger(1);
+  Value lt = m.cmp(isU ? Pred::ult : Pred::slt, a, v);
+  Value gt = m.cmp(isU ? Pred::ugt : Pred::sgt, a, v);
+  return sel(lt, c(-1), sel(gt, c(1), c(0)));
+}
+
+/// Unique-11: the distinct slices of X along `axis` (or distinct elements of
+/// the flattened X). X is viewed as [A, N, B]; slice i is X[:, i, :]. One
+/// pass compares every pair of slices (lexicographically, the first element
+/// that differs decides) into an N x N table; from it each slice's first
+/// equal slice, its count, and the output position of each first occurrence
+/// (sorted: the distinct slices ordered before it; else: the first
+/// occurrences before it).
+class UniqueLowering : public TensorPattern<ONNXUniqueOp> {
+public:
+  using TensorPattern::TensorPattern;
+  LogicalResult
+  matchAndRewrite(ONNXUniqueOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto yType = resultType(op, 0);
+    Value x = adaptor.getX();
+    auto xType = getMovableRankedType(x);
+    Type onnxElem = getONNXElementType(op.getX());
+    if (!yType || !xType || !onnxElem.isIntOrFloat())
+      return rewriter.notifyMatchFailure(op, "unranked or non-numeric data");
+    int64_t rank = xType.getRank();
+    std::optional<int64_t> axis;
+    if (auto a = op.getAxis()) {
+      axis = normalizeAxis(*a, rank);
+      if (*axis < 0 || *axis >= rank)
+        return rewriter.notifyMatchFailure(op, "axis out of range");
+    }
+    if (yType.getRank() != (axis ? rank : 1))
+      return rewriter.notifyMatchFailure(op, "result rank mismatch");
+    IndexMath m(rewriter, loc);
+    SmallVector<OpFoldResult> dims = getDims(rewriter, loc, x);
+    Value outer = m.c(1), n = m.c(1), inner = m.c(1);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value v = m.v(dims[d]);
+      if (!axis)
+        n = m.mul(n, v);
+      else if (d < *axis)
+        outer = m.mul(outer, v);
+      else if (d == *axis)
+        n = v;
+      else
+        inner = m.mul(inner, v);
+    }
+    int64_t dyn = ShapedType::kDynamic;
+    Type elem = xType.getElementType();
+    Value x3 = reshapeTo(rewriter, loc, x,
+                         RankedTensorType::get({dyn, dyn, dyn}, elem),
+                         {outer, n, inner});
+    Type i8 = rewriter.getI8Type(), indexType = rewriter.getIndexType();
+    auto tableType = RankedTensorType::get({dyn, dyn}, i8);
+    auto listType = RankedTensorType::get({dyn}, indexType);
+    // table[i, j]: slice i compared with slice j.
+    Value table0 = tensor::EmptyOp::create(rewriter, loc, tableType,
+                                           ValueRange{n, n});
+    Value table =
+        loopNest(
+            rewriter, loc, SmallVector<Value>{n, n}, table0,
+            [&](OpBuilder &b, Location l, ValueRange ij,
+                ValueRange it) -> SmallVector<Value> {
+              Value zero = arith::ConstantIntOp::create(b, l, i8, 0);
+              Value c =
+                  loopNest(
+                      b, l, SmallVector<Value>{outer, inner}, zero,
+                      [&](OpBuilder &b2, Location l2, ValueRange ab,
+                          ValueRange acc) -> SmallVector<Value> {
+                        Value u = tensor::ExtractOp::create(
+                            b2, l2, x3, ValueRange{ab[0], ij[0], ab[1]});
+                        Value v = tensor::ExtractOp::create(
+                            b2, l2, x3, ValueRange{ab[0], ij[1], ab[1]});
+                        Value z = arith::ConstantIntOp::create(b2, l2, i8, 0);
+                        Value undecided = arith::CmpIOp::create(
+                            b2, l2, Pred::eq, acc[0], z);
+                        return {arith::SelectOp::create(
+                            b2, l2, undecided,
+                            compareScalars(b2, l2, u, v, onnxElem), acc[0])};
+                      })[0];
+              return {tensor::InsertOp::create(b, l, c, it[0], ij)};
+            })[0];
+    auto tableAt = [&](OpBuilder &b, Location l, Value i, Value j) {
+      return tensor::ExtractOp::create(b, l, table, ValueRange{i, j})
+          .getResult();
+    };
+    auto isZero = [&](OpBuilder &b, Location l, Value v) -> Value {
+      return arith::CmpIOp::create(
+          b, l, Pred::eq, v, arith::ConstantIntOp::create(b, l, i8, 0));
+    };
+    // first[i]: the lowest j equal to i; count[i]: how many are.
+    Value first0 = tensor::EmptyOp::create(rewriter, loc, listType, n);
+    Value count0 = tensor::EmptyOp::create(rewriter, loc, listType, n);
+    SmallVector<Value> fc = loopNest(
+        rewriter, loc, n, ValueRange{first0, count0},
+        [&](OpBuilder &b, Location l, ValueRange i,
+            ValueRange it) -> SmallVector<Value> {
+          IndexMath mm(b, l);
+          SmallVector<Value> r = loopNest(
+              b, l, n, ValueRange{n, mm.c(0)},
+              [&](OpBuilder &b2, Location l2, ValueRange j,
+                  ValueRange acc) -> SmallVector<Value> {
+                IndexMath m2(b2, l2);
+                Value eq = isZero(b2, l2, tableAt(b2, l2, i[0], j[0]));
+                Value firstSeen = arith::AndIOp::create(
+                    b2, l2, eq, m2.cmp(Pred::eq, acc[0], n));
+                return {m2.select(firstSeen, j[0], acc[0]),
+                        m2.add(acc[1], m2.select(eq, m2.c(1), m2.c(0)))};
+              });
+          return {tensor::InsertOp::create(b, l, r[0], it[0], i[0]),
+                  tensor::InsertOp::create(b, l, r[1], it[1], i[0])};
+        });
+    Value first = fc[0], count = fc[1];
+    auto isFirst = [&](OpBuilder &b, Location l, Value i) -> Value {
+      IndexMath mm(b, l);
+      return mm.cmp(Pred::eq, tensor::ExtractOp::create(b, l, first, i), i);
+    };
+    // pos[i] (meaningful where i is a first occurrence) and their number.
+    bool sorted = op.getSorted() != 0;
+    Value pos0 = tensor::EmptyOp::create(rewriter, loc, listType, n);
+    SmallVector<Value> pu = loopNest(
+        rewriter, loc, n, ValueRange{pos0, m.c(0)},
+        [&](OpBuilder &b, Location l, ValueRange i,
+            ValueRange it) -> SmallVector<Value> {
+          IndexMath mm(b, l);
+          Value p =
+              loopNest(
+                  b, l, n, mm.c(0),
+                  [&](OpBuilder &b2, Location l2, ValueRange j,
+                      ValueRange acc) -> SmallVector<Value> {
+                    IndexMath m2(b2, l2);
+                    Value before;
+                    if (sorted)
+                      before = arith::CmpIOp::create(
+                          b2, l2, Pred::slt, tableAt(b2, l2, j[0], i[0]),
+                          arith::ConstantIntOp::create(b2, l2, i8, 0));
+                    else
+                      before = m2.cmp(Pred::slt, j[0], i[0]);
+                    Value inc = arith::AndIOp::create(
+                        b2, l2, before, isFirst(b2, l2, j[0]));
+                    return {m2.add(acc[0], m2.select(inc, m2.c(1), m2.c(0)))};
+                  })[0];
+          Value f = isFirst(b, l, i[0]);
+          return {tensor::InsertOp::create(b, l, p, it[0], i[0]),
+                  mm.add(it[1], mm.select(f, mm.c(1), mm.c(0)))};
+        });
+    Value pos = pu[0], numUnique = pu[1];
+    // src[u]: the slice that output position u copies.
+    Value src0 = tensor::EmptyOp::create(rewriter, loc, listType, numUnique);
+    Value src =
+        loopNest(rewriter, loc, n, src0,
+                 [&](OpBuilder &b, Location l, ValueRange i,
+                     ValueRange it) -> SmallVector<Value> {
+                   auto ifOp = scf::IfOp::create(b, l, it.getTypes(),
+                                                 isFirst(b, l, i[0]),
+                                                 /*withElseRegion=*/true);
+                   OpBuilder::InsertionGuard g(b);
+                   b.setInsertionPointToStart(ifOp.thenBlock());
+                   Value p = tensor::ExtractOp::create(b, l, pos, i[0]);
+                   scf::YieldOp::create(
+                       b, l, tensor::InsertOp::create(b, l, i[0], it[0], p)
+                                 .getResult());
+                   b.setInsertionPointToStart(ifOp.elseBlock());
+                   scf::YieldOp::create(b, l, it);
+                   return SmallVector<Value>(ifOp.getResults());
+                 })[0];
+
+    SmallVector<Value> results;
+    // Y: [A, U, B] gathered, then reshaped to X's dims with U on the axis.
+    auto y3Type = RankedTensorType::get({dyn, dyn, dyn}, elem);
+    Value y3 = buildIndexedGeneric(
+        rewriter, loc, y3Type,
+        {getAsOpFoldResult(outer), getAsOpFoldResult(numUnique),
+         getAsOpFoldResult(inner)},
+        {}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          Value i = tensor::ExtractOp::create(b, l, src, ivs[1]);
+          return tensor::ExtractOp::create(b, l, x3,
+                                           ValueRange{ivs[0], i, ivs[2]});
+        });
+    SmallVector<OpFoldResult> ySizes;
+    if (axis) {
+      ySizes.assign(dims.begin(), dims.end());
+      ySizes[*axis] = numUnique;
+    } else {
+      ySizes.push_back(numUnique);
+    }
+    results.push_back(reshapeTo(rewriter, loc, y3, yType,
+                                preferStatic(rewriter, yType, ySizes)));
+    // The index outputs, each a 1-D i64 list.
+    auto i64List = [&](unsigned r, Value size,
+                       function_ref<Value(OpBuilder &, Location, Value)> at) {
+      RankedTensorType t = resultType(op, r);
+      auto flat = RankedTensorType::get({dyn}, rewriter.getI64Type());
+      Value v = buildIndexedGeneric(
+          rewriter, loc, flat, {getAsOpFoldResult(size)}, {}, {},
+          [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+            return arith::IndexCastOp::create(b, l, b.getI64Type(),
+                                              at(b, l, ivs[0]));
+          });
+      if (t && t != v.getType())
+        v = tensor::CastOp::create(rewriter, loc, t, v);
+      results.push_back(v);
+    };
+    unsigned next = 1;
+    if (op.getIndices())
+      i64List(next++, numUnique, [&](OpBuilder &b, Location l, Value u) {
+        return tensor::ExtractOp::create(b, l, src, u).getResult();
+      });
+    if (op.getInverseIndices())
+      i64List(next++, n, [&](OpBuilder &b, Location l, Value j) {
+        Value f = tensor::ExtractOp::create(b, l, first, j);
+        return tensor::ExtractOp::create(b, l, pos, f).getResult();
+      });
+    if (op.getCounts())
+      i64List(next++, numUnique, [&](OpBuilder &b, Location l, Value u) {
+        Value i = tensor::ExtractOp::create(b, l, src, u);
+        return tensor::ExtractOp::create(b, l, count, i).getResult();
+      });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateSelectionPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
   patterns.add<CumulativeLowering<ONNXCumSumOp, false>,
                CumulativeLowering<ONNXCumProdOp, true>, TopKLowering,
-               NonZeroLowering, CompressLowering>(converter,
+               NonZeroLowering, CompressLowering, UniqueLowering>(converter,
                                                   patterns.getContext());
 }
