@@ -188,6 +188,7 @@ struct ConvertONNXToLinalgPass
     populateRecurrentPatterns(converter, patterns);
     populateTrainingPatterns(converter, patterns);
     populateDetectionPatterns(converter, patterns);
+    populateTextPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -253,6 +253,48 @@ def api():
     return m, {}
 
 
+@case
+def tfidf():
+    # 4 unigrams, 2 bigrams; TFIDF: count * weight per column.
+    node = helper.make_node("TfIdfVectorizer", ["x"], ["y"], name="tfidf", mode="TFIDF",
+                            min_gram_length=1, max_gram_length=2, max_skip_count=0,
+                            pool_int64s=[2, 3, 5, 4, 5, 6, 7, 8], ngram_counts=[0, 4],
+                            ngram_indexes=[0, 1, 2, 3, 4, 5], weights=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    m = model([node], [vi("x", I64, [6])], [vi("y", F, [6])])
+    return m, {"x": {"good": i64([2, 3, 5, 5, 6, 4])}}
+
+
+@case
+def tfidf_idf():
+    # IDF without weights: 1 where the n-gram occurs; skips up to 1.
+    node = helper.make_node("TfIdfVectorizer", ["x"], ["y"], name="idf", mode="IDF",
+                            min_gram_length=2, max_gram_length=2, max_skip_count=1,
+                            pool_int64s=[1, 2, 1, 3, 2, 2], ngram_counts=[0, 0],
+                            ngram_indexes=[0, 1, 2])
+    m = model([node], [vi("x", I64, [2, 3])], [vi("y", F, [2, 3])])
+    return m, {"x": {"good": i64([[1, 0, 3], [2, 1, 2]])}}
+
+
+@case
+def nms():
+    node = helper.make_node("NonMaxSuppression", ["boxes", "scores", "max"], ["y"], name="nms")
+    m = model([node], [vi("boxes", F, [1, "n", 4]), vi("scores", F, [1, 1, "m"]),
+                       vi("max", I64, [1])], [vi("y", I64, ["k", 3])])
+    boxes = f32([[[0, 0, 1, 1], [0, 0.1, 1, 1.1], [0, 2, 1, 3]]])
+    return m, {"boxes": {"all": boxes}, "scores": {"good": f32([[[0.5, 0.9, 0.7]]]),
+                                                   "short": f32([[[0.5, 0.9]]])},
+               "max": {"all": i64([3])}}
+
+
+@case
+def unique():
+    node = helper.make_node("Unique", ["x"], ["y", "idx", "inv", "counts"], name="unique")
+    m = model([node], [vi("x", F, ["n"])],
+              [vi("y", F, ["u"]), vi("idx", I64, ["u"]), vi("inv", I64, ["n"]),
+               vi("counts", I64, ["u"])])
+    return m, {"x": {"good": f32([np.nan, 1, np.nan, 0, 1])}}
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)

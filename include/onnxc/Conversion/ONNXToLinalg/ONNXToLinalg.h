@@ -71,6 +71,9 @@ void populateTrainingPatterns(const TypeConverter &converter,
 /// score order.
 void populateDetectionPatterns(const TypeConverter &converter,
                                RewritePatternSet &patterns);
+/// TfIdfVectorizer over integer tokens.
+void populateTextPatterns(const TypeConverter &converter,
+                          RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
