@@ -25,12 +25,12 @@
 using namespace mlir;
 using namespace mlir::onnxc;
 
-namespace {
-
 /// The output tensor the convolution accumulates into: `bias` (1-D, the
 /// output channels) broadcast along dim 1, or `zero`.
-Value buildConvInit(OpBuilder &b, Location loc, RankedTensorType type,
-                    ArrayRef<OpFoldResult> sizes, Value bias, Value zero) {
+Value mlir::onnxc::buildConvInit(OpBuilder &b, Location loc,
+                                 RankedTensorType type,
+                                 ArrayRef<OpFoldResult> sizes, Value bias,
+                                 Value zero) {
   if (!bias)
     return createFilled(b, loc, type, sizes, zero);
   Value empty = createEmpty(b, loc, type, sizes);
@@ -47,8 +47,8 @@ Value buildConvInit(OpBuilder &b, Location loc, RankedTensorType type,
 }
 
 /// Splits dim `dim` of `v` into (outer, inner); `inner` is static.
-Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
-               int64_t inner) {
+Value mlir::onnxc::splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
+                            int64_t inner) {
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<OpFoldResult> sizes = getDims(b, loc, v);
   SmallVector<int64_t> shape(type.getShape());
@@ -79,7 +79,7 @@ Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
 }
 
 /// Merges dims `dim` and `dim + 1` of `v`.
-Value mergeDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
+Value mlir::onnxc::mergeDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
   auto type = cast<RankedTensorType>(v.getType());
   SmallVector<ReassociationIndices> groups;
   for (int64_t i = 0; i < type.getRank(); ++i) {
@@ -95,9 +95,10 @@ Value mergeDims(OpBuilder &b, Location loc, Value v, int64_t dim) {
 
 /// A grouped convolution as a linalg.generic over the group-split forms:
 /// x (N, G, C/G, D...), w (G, M/G, C/G, K...), init (N, G, M/G, O...).
-Value buildGroupedConvGeneric(OpBuilder &b, Location loc, Value x, Value w,
-                              Value init, ArrayRef<int64_t> strides,
-                              ArrayRef<int64_t> dilations) {
+static Value buildGroupedConvGeneric(OpBuilder &b, Location loc, Value x,
+                                     Value w, Value init,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<int64_t> dilations) {
   int64_t n = strides.size();
   MLIRContext *ctx = b.getContext();
   // Loops: batch, group, out channel, out positions | in channel, kernel.
@@ -122,8 +123,14 @@ Value buildGroupedConvGeneric(OpBuilder &b, Location loc, Value x, Value w,
              b, loc, init.getType(), ValueRange{x, w}, ValueRange{init}, maps,
              iterators,
              [](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-               Value sum = arith::AddFOp::create(nb, nloc, args[2], prod);
+               Value prod, sum;
+               if (isa<FloatType>(args[2].getType())) {
+                 prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+                 sum = arith::AddFOp::create(nb, nloc, args[2], prod);
+               } else {
+                 prod = arith::MulIOp::create(nb, nloc, args[0], args[1]);
+                 sum = arith::AddIOp::create(nb, nloc, args[2], prod);
+               }
                linalg::YieldOp::create(nb, nloc, sum);
              })
       .getResult(0);
@@ -131,9 +138,11 @@ Value buildGroupedConvGeneric(OpBuilder &b, Location loc, Value x, Value w,
 
 /// Convolves the padded input `x` (N, C, D...) with `w` (M, C/G, K...) in
 /// `group` groups, accumulating into `init` (N, M, O...).
-FailureOr<Value> buildConv(OpBuilder &b, Location loc, Value x, Value w,
-                           Value init, ArrayRef<int64_t> strides,
-                           ArrayRef<int64_t> dilations, int64_t group) {
+FailureOr<Value> mlir::onnxc::buildConv(OpBuilder &b, Location loc, Value x,
+                                        Value w, Value init,
+                                        ArrayRef<int64_t> strides,
+                                        ArrayRef<int64_t> dilations,
+                                        int64_t group) {
   auto wType = cast<RankedTensorType>(w.getType());
   auto initType = cast<RankedTensorType>(init.getType());
   int64_t n = strides.size();
@@ -199,6 +208,8 @@ FailureOr<Value> buildConv(OpBuilder &b, Location loc, Value x, Value w,
     result = buildGroupedConvGeneric(b, loc, xg, wg, initg, strides, dilations);
   return mergeDims(b, loc, result, 1);
 }
+
+namespace {
 
 /// One spatial dim of a ConvTranspose split into its stride's phases. Output
 /// o = q * s + r (phase r) takes the taps k = kr + j * s of the kernel, with
@@ -278,7 +289,8 @@ Value phaseWeights(OpBuilder &b, Location loc, Value w, ArrayRef<int64_t> shape,
   unsigned rank = shape.size();
   MLIRContext *ctx = b.getContext();
   return linalg::GenericOp::create(
-             b, loc, type, ValueRange{w}, ValueRange{createEmpty(b, loc, type, {})},
+             b, loc, type, ValueRange{w},
+             ValueRange{createEmpty(b, loc, type, {})},
              SmallVector<AffineMap>{AffineMap::get(rank, 0, wIndex, ctx),
                                     b.getMultiDimIdentityMap(rank)},
              SmallVector<utils::IteratorType>(rank,
@@ -361,16 +373,16 @@ FailureOr<Value> buildPhasedConvTranspose(OpBuilder &b, Location loc, Value x,
     for (int64_t i = n - 1; i >= 0; --i) {
       AffineExpr r = d0.floorDiv(inner) % dims[i].s;
       inner *= dims[i].s;
-      taps[i] = tapIndex(dims[i], (r + dims[i].pb) % dims[i].s,
-                         dims[i].taps(0), i + 2);
+      taps[i] = tapIndex(dims[i], (r + dims[i].pb) % dims[i].s, dims[i].taps(0),
+                         i + 2);
     }
     for (int64_t i = 0; i < n; ++i)
       wShape.push_back(dims[i].taps(0));
     llvm::append_range(wIndex, taps);
     Value filters = phaseWeights(b, loc, w, wShape, wIndex);
-    FailureOr<Value> acc = buildConv(b, loc, input, filters,
-                                     zeroAccumulator(phases * m), ones,
-                                     dilations, 1);
+    FailureOr<Value> acc =
+        buildConv(b, loc, input, filters, zeroAccumulator(phases * m), ones,
+                  dilations, 1);
     if (failed(acc))
       return failure();
     // (N, P * M, q...) -> (N, s..., M, q...).
@@ -419,9 +431,8 @@ FailureOr<Value> buildPhasedConvTranspose(OpBuilder &b, Location loc, Value x,
         offsets.push_back(b.getIndexAttr(0));
         sliceSizes.push_back(b.getIndexAttr(pd.q()));
       }
-      FailureOr<Value> acc = buildConv(b, loc, input, filters,
-                                       zeroAccumulator(m), ones, dilations,
-                                       group);
+      FailureOr<Value> acc = buildConv(
+          b, loc, input, filters, zeroAccumulator(m), ones, dilations, group);
       if (failed(acc))
         return failure();
       SmallVector<OpFoldResult> unit(offsets.size(), b.getIndexAttr(1));
@@ -455,19 +466,18 @@ FailureOr<Value> buildPhasedConvTranspose(OpBuilder &b, Location loc, Value x,
     maps.push_back(AffineMap::get(yRank, 0, {d1}, ctx));
   }
   maps.push_back(b.getMultiDimIdentityMap(yRank));
-  Value y =
-      linalg::GenericOp::create(
-          b, loc, yType, ins, ValueRange{createEmpty(b, loc, yType, ySizes)},
-          maps,
-          SmallVector<utils::IteratorType>(yRank,
-                                           utils::IteratorType::parallel),
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value v = args[0];
-            if (bias)
-              v = arith::AddFOp::create(nb, nloc, v, args[1]);
-            linalg::YieldOp::create(nb, nloc, v);
-          })
-          .getResult(0);
+  Value y = linalg::GenericOp::create(
+                b, loc, yType, ins,
+                ValueRange{createEmpty(b, loc, yType, ySizes)}, maps,
+                SmallVector<utils::IteratorType>(yRank,
+                                                 utils::IteratorType::parallel),
+                [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                  Value v = args[0];
+                  if (bias)
+                    v = arith::AddFOp::create(nb, nloc, v, args[1]);
+                  linalg::YieldOp::create(nb, nloc, v);
+                })
+                .getResult(0);
   // (N, M, q0 * s0, ...), cut to the output size.
   SmallVector<ReassociationIndices> merge{{0}, {1}};
   SmallVector<int64_t> fullShape{xType.getDimSize(0), m};
@@ -739,9 +749,9 @@ public:
     // Strided: one stride-1 convolution per phase of the stride, which
     // multiplies no inserted zeros.
     if (phased && phasable) {
-      FailureOr<Value> y =
-          buildPhasedConvTranspose(rewriter, loc, adaptor.getX(), adaptor.getW(),
-                                   adaptor.getB(), phaseDims, group, resultType);
+      FailureOr<Value> y = buildPhasedConvTranspose(
+          rewriter, loc, adaptor.getX(), adaptor.getW(), adaptor.getB(),
+          phaseDims, group, resultType);
       if (succeeded(y)) {
         Value result = *y;
         if (result.getType() != resultType)

@@ -33,8 +33,8 @@ Corners readBox(OpBuilder &b, Location l, Value boxes, Value batch, Value box,
                 bool centerPoint) {
   IndexMath m(b, l);
   auto at = [&](int64_t k) -> Value {
-    Value v = tensor::ExtractOp::create(b, l, boxes,
-                                        ValueRange{batch, box, m.c(k)});
+    Value v =
+        tensor::ExtractOp::create(b, l, boxes, ValueRange{batch, box, m.c(k)});
     return v;
   };
   if (centerPoint) {
@@ -42,10 +42,9 @@ Corners readBox(OpBuilder &b, Location l, Value boxes, Value batch, Value box,
     Value w = arith::MulFOp::create(b, l, at(2), half);
     Value h = arith::MulFOp::create(b, l, at(3), half);
     Value xc = at(0), yc = at(1);
-    return {arith::SubFOp::create(b, l, xc, w),
-            arith::AddFOp::create(b, l, xc, w),
-            arith::SubFOp::create(b, l, yc, h),
-            arith::AddFOp::create(b, l, yc, h)};
+    return {
+        arith::SubFOp::create(b, l, xc, w), arith::AddFOp::create(b, l, xc, w),
+        arith::SubFOp::create(b, l, yc, h), arith::AddFOp::create(b, l, yc, h)};
   }
   Value y1 = at(0), x1 = at(1), y2 = at(2), x2 = at(3);
   return {arith::MinimumFOp::create(b, l, x1, x2),
@@ -73,9 +72,9 @@ Value suppresses(OpBuilder &b, Location l, const Corners &a, const Corners &c,
       arith::MaximumFOp::create(b, l, a.yMin, c.yMin));
   Value inter = arith::MulFOp::create(b, l, iw, ih);
   auto area = [&](const Corners &x) -> Value {
-    return arith::MulFOp::create(
-        b, l, arith::SubFOp::create(b, l, x.xMax, x.xMin),
-        arith::SubFOp::create(b, l, x.yMax, x.yMin));
+    return arith::MulFOp::create(b, l,
+                                 arith::SubFOp::create(b, l, x.xMax, x.xMin),
+                                 arith::SubFOp::create(b, l, x.yMax, x.yMin));
   };
   Value areaA = area(a), areaC = area(c);
   Value uni = arith::SubFOp::create(
@@ -144,8 +143,8 @@ public:
 
     // rank[b, c, i]: the boxes of (b, c) visited before box i.
     MLIRContext *ctx = getContext();
-    auto rankType = RankedTensorType::get(scoresType.getShape(),
-                                          rewriter.getIndexType());
+    auto rankType =
+        RankedTensorType::get(scoresType.getShape(), rewriter.getIndexType());
     Value ranks0 = createFilled(rewriter, loc, rankType,
                                 getDims(rewriter, loc, scores), m.c(0));
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
@@ -161,15 +160,13 @@ public:
             [&](OpBuilder &b, Location l, ValueRange args) {
               IndexMath mm(b, l);
               Value s = args[0], o = args[1];
-              Value higher =
-                  arith::CmpFOp::create(b, l, FPred::OGT, o, s);
+              Value higher = arith::CmpFOp::create(b, l, FPred::OGT, o, s);
               Value equal = arith::CmpFOp::create(b, l, FPred::OEQ, o, s);
               Value j = linalg::IndexOp::create(b, l, 3);
               Value i = linalg::IndexOp::create(b, l, 2);
               Value first = arith::OrIOp::create(
                   b, l, higher,
-                  arith::AndIOp::create(b, l, equal,
-                                        mm.cmp(Pred::slt, j, i)));
+                  arith::AndIOp::create(b, l, equal, mm.cmp(Pred::slt, j, i)));
               linalg::YieldOp::create(
                   b, l, mm.add(args[2], mm.select(first, mm.c(1), mm.c(0))));
             })
@@ -193,15 +190,14 @@ public:
           Value batch = bc[0], cls = bc[1];
           // order[r] = the box visited r-th.
           Value order0 = tensor::EmptyOp::create(b, l, listType, numBoxes);
-          Value order =
-              loopNest(b, l, numBoxes, order0,
-                       [&](OpBuilder &b2, Location l2, ValueRange i,
-                           ValueRange it) -> SmallVector<Value> {
-                         Value r = tensor::ExtractOp::create(
-                             b2, l2, ranks, ValueRange{batch, cls, i[0]});
-                         return {tensor::InsertOp::create(b2, l2, i[0], it[0],
-                                                          r)};
-                       })[0];
+          Value order = loopNest(
+              b, l, numBoxes, order0,
+              [&](OpBuilder &b2, Location l2, ValueRange i,
+                  ValueRange it) -> SmallVector<Value> {
+                Value r = tensor::ExtractOp::create(
+                    b2, l2, ranks, ValueRange{batch, cls, i[0]});
+                return {tensor::InsertOp::create(b2, l2, i[0], it[0], r)};
+              })[0];
           Value kept0 = tensor::EmptyOp::create(b, l, listType, perClass);
           SmallVector<Value> scan = loopNest(
               b, l, numBoxes, ValueRange{iter[0], iter[1], kept0, mm.c(0)},
@@ -223,23 +219,21 @@ public:
                 OpBuilder::InsertionGuard g(b2);
                 b2.setInsertionPointToStart(ifOp.thenBlock());
                 Corners c = readBox(b2, l2, boxes, batch, box, center);
-                Value suppressed =
-                    loopNest(
-                        b2, l2, it[3],
-                        arith::ConstantIntOp::create(b2, l2, 0, 1).getResult(),
-                        [&](OpBuilder &b3, Location l3, ValueRange k,
-                            ValueRange s) -> SmallVector<Value> {
-                          Value other =
-                              tensor::ExtractOp::create(b3, l3, it[2], k[0]);
-                          Corners a =
-                              readBox(b3, l3, boxes, batch, other, center);
-                          return {arith::OrIOp::create(
-                              b3, l3, s[0],
-                              suppresses(b3, l3, a, c, iouThreshold))};
-                        })[0];
-                auto keepIf = scf::IfOp::create(b2, l2, it.getTypes(),
-                                                suppressed,
-                                                /*withElseRegion=*/true);
+                Value suppressed = loopNest(
+                    b2, l2, it[3],
+                    arith::ConstantIntOp::create(b2, l2, 0, 1).getResult(),
+                    [&](OpBuilder &b3, Location l3, ValueRange k,
+                        ValueRange s) -> SmallVector<Value> {
+                      Value other =
+                          tensor::ExtractOp::create(b3, l3, it[2], k[0]);
+                      Corners a = readBox(b3, l3, boxes, batch, other, center);
+                      return {arith::OrIOp::create(
+                          b3, l3, s[0],
+                          suppresses(b3, l3, a, c, iouThreshold))};
+                    })[0];
+                auto keepIf =
+                    scf::IfOp::create(b2, l2, it.getTypes(), suppressed,
+                                      /*withElseRegion=*/true);
                 scf::YieldOp::create(b2, l2, keepIf.getResults());
                 b2.setInsertionPointToStart(keepIf.thenBlock());
                 scf::YieldOp::create(b2, l2, it);
@@ -257,10 +251,10 @@ public:
                         out, ValueRange{row, m3.c(f)});
                   Value kept =
                       tensor::InsertOp::create(b2, l2, box, it[2], it[3]);
-                  scf::YieldOp::create(
-                      b2, l2,
-                      ValueRange{out, m3.add(row, m3.c(1)), kept,
-                                 m3.add(it[3], m3.c(1))});
+                  scf::YieldOp::create(b2, l2,
+                                       ValueRange{out, m3.add(row, m3.c(1)),
+                                                  kept,
+                                                  m3.add(it[3], m3.c(1))});
                 }
                 b2.setInsertionPointToStart(ifOp.elseBlock());
                 scf::YieldOp::create(b2, l2, it);

@@ -189,6 +189,7 @@ struct ConvertONNXToLinalgPass
     populateTrainingPatterns(converter, patterns);
     populateDetectionPatterns(converter, patterns);
     populateTextPatterns(converter, patterns);
+    populateQuantizedConvPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -76,8 +76,8 @@ FailureOr<Value> alignParam(OpBuilder &b, Location loc, Value v, Value x,
 
 /// x / scale + zp, rounded half to even and saturated to the range of an
 /// integer `outType`; for a float8/float4 `outType`, cast as Cast does.
-Value quantizeScalar(OpBuilder &b, Location loc, Value x, Value scale,
-                     Value zp, Type xType, Type scaleType, Type outType,
+Value quantizeScalar(OpBuilder &b, Location loc, Value x, Value scale, Value zp,
+                     Type xType, Type scaleType, Type outType,
                      const CastOptions &options) {
   Type f32 = b.getF32Type();
   Value xf = castScalar(b, loc, x, xType, f32);
@@ -89,20 +89,11 @@ Value quantizeScalar(OpBuilder &b, Location loc, Value x, Value scale,
                                   castScalar(b, loc, zp, outType, f32));
     return castScalar(b, loc, div, f32, outType, options);
   }
-  Value q = math::RoundEvenOp::create(b, loc, div);
-  if (zp)
-    q = arith::AddFOp::create(b, loc, q, castScalar(b, loc, zp, outType, f32));
-  auto width = outType.getIntOrFloatBitWidth();
-  bool isUnsigned = outType.isUnsignedInteger();
-  double lo = isUnsigned ? 0 : -std::ldexp(1.0, width - 1);
-  double hi = isUnsigned ? std::ldexp(1.0, width) - 1
-                         : std::ldexp(1.0, width - 1) - 1;
-  q = arith::MaximumFOp::create(b, loc, q, createScalarConstant(b, loc, f32, lo));
-  q = arith::MinimumFOp::create(b, loc, q, createScalarConstant(b, loc, f32, hi));
-  return castScalar(b, loc, q, f32, outType);
+  return roundToInteger(b, loc, div, zp, outType);
 }
 
-class QuantizeLinearLowering : public OpConversionPattern<ONNXQuantizeLinearOp> {
+class QuantizeLinearLowering
+    : public OpConversionPattern<ONNXQuantizeLinearOp> {
 public:
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -126,8 +117,8 @@ public:
       return rewriter.notifyMatchFailure(op, "scale shape");
     operands.push_back(*scale);
     if (Value zp = adaptor.getYZeroPoint()) {
-      auto aligned = alignParam(rewriter, loc, zp, adaptor.getX(), axis,
-                                blockSize);
+      auto aligned =
+          alignParam(rewriter, loc, zp, adaptor.getX(), axis, blockSize);
       if (failed(aligned))
         return rewriter.notifyMatchFailure(op, "zero point shape");
       operands.push_back(*aligned);
@@ -169,8 +160,8 @@ public:
       return rewriter.notifyMatchFailure(op, "scale shape");
     operands.push_back(*scale);
     if (Value zp = adaptor.getXZeroPoint()) {
-      auto aligned = alignParam(rewriter, loc, zp, adaptor.getX(), axis,
-                                blockSize);
+      auto aligned =
+          alignParam(rewriter, loc, zp, adaptor.getX(), axis, blockSize);
       if (failed(aligned))
         return rewriter.notifyMatchFailure(op, "zero point shape");
       operands.push_back(*aligned);
@@ -196,6 +187,24 @@ public:
 };
 
 } // namespace
+
+Value mlir::onnxc::roundToInteger(OpBuilder &b, Location loc, Value v, Value zp,
+                                  Type outType) {
+  Type f32 = b.getF32Type();
+  Value q = math::RoundEvenOp::create(b, loc, v);
+  if (zp)
+    q = arith::AddFOp::create(b, loc, q, castScalar(b, loc, zp, outType, f32));
+  auto width = outType.getIntOrFloatBitWidth();
+  bool isUnsigned = outType.isUnsignedInteger();
+  double lo = isUnsigned ? 0 : -std::ldexp(1.0, width - 1);
+  double hi =
+      isUnsigned ? std::ldexp(1.0, width) - 1 : std::ldexp(1.0, width - 1) - 1;
+  q = arith::MaximumFOp::create(b, loc, q,
+                                createScalarConstant(b, loc, f32, lo));
+  q = arith::MinimumFOp::create(b, loc, q,
+                                createScalarConstant(b, loc, f32, hi));
+  return castScalar(b, loc, q, f32, outType);
+}
 
 void mlir::onnxc::populateQuantizationPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns) {

@@ -120,8 +120,9 @@ public:
     Value rows = batched ? getDimValue(rewriter, loc, x, 0) : m.c(1);
     Value length = getDimValue(rewriter, loc, x, batched ? 1 : 0);
     auto token = [&](OpBuilder &b, Location l, Value row, Value at) -> Value {
-      Value v = batched ? tensor::ExtractOp::create(b, l, x, ValueRange{row, at})
-                        : tensor::ExtractOp::create(b, l, x, at);
+      Value v = batched
+                    ? tensor::ExtractOp::create(b, l, x, ValueRange{row, at})
+                    : tensor::ExtractOp::create(b, l, x, at);
       if (v.getType() != i64)
         v = arith::ExtSIOp::create(b, l, i64, v);
       return v;
@@ -143,141 +144,131 @@ public:
       auto cType = RankedTensorType::get({p}, i64);
       consts.push_back(
           {t.length, p,
-           arith::ConstantOp::create(
-               rewriter, loc, DenseIntElementsAttr::get(gType, flat)),
-           arith::ConstantOp::create(
-               rewriter, loc, DenseIntElementsAttr::get(cType, cols))});
+           arith::ConstantOp::create(rewriter, loc,
+                                     DenseIntElementsAttr::get(gType, flat)),
+           arith::ConstantOp::create(rewriter, loc,
+                                     DenseIntElementsAttr::get(cType, cols))});
     }
     auto countsType =
         RankedTensorType::get({ShapedType::kDynamic, numColumns}, f32);
     Value zero = createScalarConstant(rewriter, loc, f32, 0);
-    Value counts0 = createFilled(rewriter, loc, countsType,
-                                 {getAsOpFoldResult(rows),
-                                  rewriter.getIndexAttr(numColumns)},
-                                 zero);
+    Value counts0 = createFilled(
+        rewriter, loc, countsType,
+        {getAsOpFoldResult(rows), rewriter.getIndexAttr(numColumns)}, zero);
     Value maxDistance = m.c(op.getMaxSkipCount() + 1);
-    Value tf =
-        loopNest(
-            rewriter, loc, SmallVector<Value>{rows, maxDistance, length},
-            counts0,
-            [&](OpBuilder &b, Location l, ValueRange ivs,
-                ValueRange it) -> SmallVector<Value> {
-              IndexMath mm(b, l);
-              Value row = ivs[0], distance = mm.add(ivs[1], mm.c(1)),
-                    start = ivs[2];
-              Value acc = it[0];
-              for (const Consts &c : consts) {
-                // The n-gram's last token is inside the row; unigrams only
-                // at distance 1.
-                Value last =
-                    mm.add(start, mm.mul(distance, mm.c(c.length - 1)));
-                Value fits = mm.cmp(Pred::slt, last, length);
-                if (c.length == 1)
-                  fits = arith::AndIOp::create(
-                      b, l, fits, mm.cmp(Pred::eq, distance, mm.c(1)));
-                auto ifFits = scf::IfOp::create(b, l, acc.getType(), fits,
-                                                /*withElseRegion=*/true);
-                OpBuilder::InsertionGuard g(b);
-                b.setInsertionPointToStart(ifFits.thenBlock());
-                // Compares table row `p` with the n-gram: -1, 0 or 1 (i64).
-                auto compare = [&](OpBuilder &b2, Location l2,
-                                   Value p) -> Value {
-                  Value z = arith::ConstantIntOp::create(b2, l2, i64, 0);
-                  return loopNest(
-                      b2, l2, SmallVector<Value>{IndexMath(b2, l2).c(c.length)},
-                      z,
-                      [&](OpBuilder &b3, Location l3, ValueRange k,
-                          ValueRange cmp) -> SmallVector<Value> {
-                        IndexMath m3(b3, l3);
-                        Value t = token(
-                            b3, l3, row,
-                            m3.add(start, m3.mul(distance, k[0])));
-                        Value e = tensor::ExtractOp::create(
-                            b3, l3, c.grams, ValueRange{p, k[0]});
-                        auto ci = [&](int64_t v) -> Value {
-                          return arith::ConstantIntOp::create(b3, l3, i64, v);
-                        };
-                        Value here = arith::SelectOp::create(
+    Value tf = loopNest(
+        rewriter, loc, SmallVector<Value>{rows, maxDistance, length}, counts0,
+        [&](OpBuilder &b, Location l, ValueRange ivs,
+            ValueRange it) -> SmallVector<Value> {
+          IndexMath mm(b, l);
+          Value row = ivs[0], distance = mm.add(ivs[1], mm.c(1)),
+                start = ivs[2];
+          Value acc = it[0];
+          for (const Consts &c : consts) {
+            // The n-gram's last token is inside the row; unigrams only
+            // at distance 1.
+            Value last = mm.add(start, mm.mul(distance, mm.c(c.length - 1)));
+            Value fits = mm.cmp(Pred::slt, last, length);
+            if (c.length == 1)
+              fits = arith::AndIOp::create(b, l, fits,
+                                           mm.cmp(Pred::eq, distance, mm.c(1)));
+            auto ifFits = scf::IfOp::create(b, l, acc.getType(), fits,
+                                            /*withElseRegion=*/true);
+            OpBuilder::InsertionGuard g(b);
+            b.setInsertionPointToStart(ifFits.thenBlock());
+            // Compares table row `p` with the n-gram: -1, 0 or 1 (i64).
+            auto compare = [&](OpBuilder &b2, Location l2, Value p) -> Value {
+              Value z = arith::ConstantIntOp::create(b2, l2, i64, 0);
+              return loopNest(
+                  b2, l2, SmallVector<Value>{IndexMath(b2, l2).c(c.length)}, z,
+                  [&](OpBuilder &b3, Location l3, ValueRange k,
+                      ValueRange cmp) -> SmallVector<Value> {
+                    IndexMath m3(b3, l3);
+                    Value t = token(b3, l3, row,
+                                    m3.add(start, m3.mul(distance, k[0])));
+                    Value e = tensor::ExtractOp::create(b3, l3, c.grams,
+                                                        ValueRange{p, k[0]});
+                    auto ci = [&](int64_t v) -> Value {
+                      return arith::ConstantIntOp::create(b3, l3, i64, v);
+                    };
+                    Value here = arith::SelectOp::create(
+                        b3, l3, arith::CmpIOp::create(b3, l3, Pred::slt, e, t),
+                        ci(-1),
+                        arith::SelectOp::create(
                             b3, l3,
-                            arith::CmpIOp::create(b3, l3, Pred::slt, e, t),
-                            ci(-1),
-                            arith::SelectOp::create(
-                                b3, l3,
-                                arith::CmpIOp::create(b3, l3, Pred::sgt, e,
-                                                      t),
-                                ci(1), ci(0)));
-                        Value undecided = arith::CmpIOp::create(
-                            b3, l3, Pred::eq, cmp[0], ci(0));
-                        return {arith::SelectOp::create(b3, l3, undecided,
-                                                        here, cmp[0])};
-                      })[0];
-                };
-                // Lower bound: the first row not less than the n-gram.
-                int64_t steps = llvm::Log2_64_Ceil(c.size + 1);
-                SmallVector<Value> bounds = loopNest(
-                    b, l, SmallVector<Value>{mm.c(steps)},
-                    ValueRange{mm.c(0), mm.c(c.size)},
-                    [&](OpBuilder &b2, Location l2, ValueRange,
-                        ValueRange lh) -> SmallVector<Value> {
-                      IndexMath m2(b2, l2);
-                      Value open = m2.cmp(Pred::slt, lh[0], lh[1]);
-                      Value mid = m2.div(m2.add(lh[0], lh[1]), m2.c(2));
-                      Value midIn = m2.min(mid, m2.c(c.size - 1));
-                      Value less = arith::CmpIOp::create(
-                          b2, l2, Pred::slt, compare(b2, l2, midIn),
-                          arith::ConstantIntOp::create(b2, l2, i64, 0));
-                      Value lo = m2.select(less, m2.add(mid, m2.c(1)), lh[0]);
-                      Value hi = m2.select(less, lh[1], mid);
-                      return {m2.select(open, lo, lh[0]),
-                              m2.select(open, hi, lh[1])};
-                    });
-                Value at = mm.min(bounds[0], mm.c(c.size - 1));
-                Value found = arith::AndIOp::create(
-                    b, l, mm.cmp(Pred::slt, bounds[0], mm.c(c.size)),
-                    arith::CmpIOp::create(
-                        b, l, Pred::eq, compare(b, l, at),
-                        arith::ConstantIntOp::create(b, l, i64, 0)));
-                auto ifFound = scf::IfOp::create(b, l, acc.getType(), found,
-                                                 /*withElseRegion=*/true);
-                scf::YieldOp::create(b, l, ifFound.getResults());
-                b.setInsertionPointToStart(ifFound.thenBlock());
-                {
-                  Value col = arith::IndexCastOp::create(
-                      b, l, b.getIndexType(),
-                      tensor::ExtractOp::create(b, l, c.columns, at));
-                  Value old = tensor::ExtractOp::create(b, l, acc,
-                                                        ValueRange{row, col});
-                  Value one = createScalarConstant(b, l, f32, 1);
-                  Value inc = arith::AddFOp::create(b, l, old, one);
-                  scf::YieldOp::create(
-                      b, l,
-                      tensor::InsertOp::create(b, l, inc, acc,
-                                               ValueRange{row, col})
-                          .getResult());
-                }
-                b.setInsertionPointToStart(ifFound.elseBlock());
-                scf::YieldOp::create(b, l, acc);
-                b.setInsertionPointToStart(ifFits.elseBlock());
-                scf::YieldOp::create(b, l, acc);
-                b.setInsertionPointAfter(ifFits);
-                acc = ifFits.getResult(0);
-              }
-              return {acc};
-            })[0];
+                            arith::CmpIOp::create(b3, l3, Pred::sgt, e, t),
+                            ci(1), ci(0)));
+                    Value undecided =
+                        arith::CmpIOp::create(b3, l3, Pred::eq, cmp[0], ci(0));
+                    return {arith::SelectOp::create(b3, l3, undecided, here,
+                                                    cmp[0])};
+                  })[0];
+            };
+            // Lower bound: the first row not less than the n-gram.
+            int64_t steps = llvm::Log2_64_Ceil(c.size + 1);
+            SmallVector<Value> bounds =
+                loopNest(b, l, SmallVector<Value>{mm.c(steps)},
+                         ValueRange{mm.c(0), mm.c(c.size)},
+                         [&](OpBuilder &b2, Location l2, ValueRange,
+                             ValueRange lh) -> SmallVector<Value> {
+                           IndexMath m2(b2, l2);
+                           Value open = m2.cmp(Pred::slt, lh[0], lh[1]);
+                           Value mid = m2.div(m2.add(lh[0], lh[1]), m2.c(2));
+                           Value midIn = m2.min(mid, m2.c(c.size - 1));
+                           Value less = arith::CmpIOp::create(
+                               b2, l2, Pred::slt, compare(b2, l2, midIn),
+                               arith::ConstantIntOp::create(b2, l2, i64, 0));
+                           Value lo =
+                               m2.select(less, m2.add(mid, m2.c(1)), lh[0]);
+                           Value hi = m2.select(less, lh[1], mid);
+                           return {m2.select(open, lo, lh[0]),
+                                   m2.select(open, hi, lh[1])};
+                         });
+            Value at = mm.min(bounds[0], mm.c(c.size - 1));
+            Value found = arith::AndIOp::create(
+                b, l, mm.cmp(Pred::slt, bounds[0], mm.c(c.size)),
+                arith::CmpIOp::create(
+                    b, l, Pred::eq, compare(b, l, at),
+                    arith::ConstantIntOp::create(b, l, i64, 0)));
+            auto ifFound = scf::IfOp::create(b, l, acc.getType(), found,
+                                             /*withElseRegion=*/true);
+            scf::YieldOp::create(b, l, ifFound.getResults());
+            b.setInsertionPointToStart(ifFound.thenBlock());
+            {
+              Value col = arith::IndexCastOp::create(
+                  b, l, b.getIndexType(),
+                  tensor::ExtractOp::create(b, l, c.columns, at));
+              Value old =
+                  tensor::ExtractOp::create(b, l, acc, ValueRange{row, col});
+              Value one = createScalarConstant(b, l, f32, 1);
+              Value inc = arith::AddFOp::create(b, l, old, one);
+              scf::YieldOp::create(
+                  b, l,
+                  tensor::InsertOp::create(b, l, inc, acc, ValueRange{row, col})
+                      .getResult());
+            }
+            b.setInsertionPointToStart(ifFound.elseBlock());
+            scf::YieldOp::create(b, l, acc);
+            b.setInsertionPointToStart(ifFits.elseBlock());
+            scf::YieldOp::create(b, l, acc);
+            b.setInsertionPointAfter(ifFits);
+            acc = ifFits.getResult(0);
+          }
+          return {acc};
+        })[0];
     // Weighting: TF counts; IDF weight where counted; TFIDF count * weight.
     auto wType = RankedTensorType::get({numColumns}, f32);
     Value w = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(wType, ArrayRef<float>(weights)));
+        rewriter, loc, DenseElementsAttr::get(wType, ArrayRef<float>(weights)));
     MLIRContext *ctx = getContext();
     AffineMap id2 = AffineMap::getMultiDimIdentityMap(2, ctx);
     AffineMap col = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
     Value weighted =
         linalg::GenericOp::create(
             rewriter, loc, countsType, ValueRange{tf, w},
-            ValueRange{createEmpty(rewriter, loc, countsType,
-                                   {getAsOpFoldResult(rows),
-                                    rewriter.getIndexAttr(numColumns)})},
+            ValueRange{createEmpty(
+                rewriter, loc, countsType,
+                {getAsOpFoldResult(rows), rewriter.getIndexAttr(numColumns)})},
             ArrayRef<AffineMap>{id2, col, id2},
             SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
             [&](OpBuilder &b, Location l, ValueRange args) {
@@ -293,10 +284,9 @@ public:
               linalg::YieldOp::create(b, l, r);
             })
             .getResult(0);
-    Value result =
-        batched ? weighted
-                : reshapeTo(rewriter, loc, weighted, type,
-                            {rewriter.getIndexAttr(numColumns)});
+    Value result = batched ? weighted
+                           : reshapeTo(rewriter, loc, weighted, type,
+                                       {rewriter.getIndexAttr(numColumns)});
     if (result.getType() != type)
       result = tensor::CastOp::create(rewriter, loc, type, result);
     rewriter.replaceOp(op, result);

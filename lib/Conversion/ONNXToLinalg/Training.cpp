@@ -141,12 +141,12 @@ public:
         RankedTensorType type = this->resultType(op, j * n + i);
         if (!type || !isa<FloatType>(type.getElementType()))
           return rewriter.notifyMatchFailure(op, "unranked or non-float");
-        results[j * n + i] = buildElementwise(
-            rewriter, loc, operands, type,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              FloatMath m{b, l, type.getElementType()};
-              return optimizerBody(op, m, j, args);
-            });
+        results[j * n + i] =
+            buildElementwise(rewriter, loc, operands, type,
+                             [&](OpBuilder &b, Location l, ValueRange args) {
+                               FloatMath m{b, l, type.getElementType()};
+                               return optimizerBody(op, m, j, args);
+                             });
       }
     }
     rewriter.replaceOp(op, results);
@@ -160,6 +160,6 @@ void mlir::onnxc::populateTrainingPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns) {
   patterns.add<OptimizerLowering<ONNXTrainingAdagradOp, 3>,
                OptimizerLowering<ONNXTrainingMomentumOp, 3>,
-               OptimizerLowering<ONNXTrainingAdamOp, 4>>(
-      converter, patterns.getContext());
+               OptimizerLowering<ONNXTrainingAdamOp, 4>>(converter,
+                                                         patterns.getContext());
 }

@@ -74,6 +74,9 @@ void populateDetectionPatterns(const TypeConverter &converter,
 /// TfIdfVectorizer over integer tokens.
 void populateTextPatterns(const TypeConverter &converter,
                           RewritePatternSet &patterns);
+/// ConvInteger and QLinearConv: the integer convolution, requantized.
+void populateQuantizedConvPatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
@@ -332,6 +335,27 @@ computeSlidingWindow(OpBuilder &b, Location loc, Value input,
 /// padHighCovering (no op when both are zero).
 Value padSpatial(OpBuilder &b, Location loc, Value input,
                  const SlidingWindow &window, Value value);
+
+/// The output tensor a convolution accumulates into: `bias` (1-D, the
+/// output channels) broadcast along dim 1, or `zero`.
+Value buildConvInit(OpBuilder &b, Location loc, RankedTensorType type,
+                    ArrayRef<OpFoldResult> sizes, Value bias, Value zero);
+/// Splits dim `dim` of `v` into (outer, inner); `inner` is static.
+Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
+               int64_t inner);
+/// Merges dims `dim` and `dim + 1` of `v`.
+Value mergeDims(OpBuilder &b, Location loc, Value v, int64_t dim);
+/// Convolves the padded input `x` (N, C, D...) with `w` (M, C/G, K...) in
+/// `group` groups, accumulating into `init` (N, M, O...); float or integer
+/// elements (integers accumulate in init's type).
+FailureOr<Value> buildConv(OpBuilder &b, Location loc, Value x, Value w,
+                           Value init, ArrayRef<int64_t> strides,
+                           ArrayRef<int64_t> dilations, int64_t group);
+
+/// A float (f32) value rounded half to even, plus the zero point `zp` (of
+/// `outType`, may be null), saturated to the integer `outType`.
+Value roundToInteger(OpBuilder &b, Location loc, Value v, Value zp,
+                     Type outType);
 
 } // namespace mlir::onnxc
 
