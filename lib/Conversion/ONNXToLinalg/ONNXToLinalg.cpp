@@ -190,6 +190,7 @@ struct ConvertONNXToLinalgPass
     populateDetectionPatterns(converter, patterns);
     populateTextPatterns(converter, patterns);
     populateQuantizedConvPatterns(converter, patterns);
+    populateDetPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -77,6 +77,9 @@ void populateTextPatterns(const TypeConverter &converter,
 /// ConvInteger and QLinearConv: the integer convolution, requantized.
 void populateQuantizedConvPatterns(const TypeConverter &converter,
                                    RewritePatternSet &patterns);
+/// Det: Gaussian elimination with partial pivoting per matrix.
+void populateDetPatterns(const TypeConverter &converter,
+                         RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
