@@ -43,8 +43,8 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   for (const char *in : {"Q", "K", "V", "attn_mask", "past_key", "past_value",
                          "nonpad_kv_seqlen"})
     body.add_input(in);
-  for (const char *out : {"Y", "present_key", "present_value",
-                          "qk_matmul_output"})
+  for (const char *out :
+       {"Y", "present_key", "present_value", "qk_matmul_output"})
     body.add_output(out);
   bool nonpad = hasInput(node, 6);
   if (nonpad && hasInput(node, 4)) {
@@ -54,8 +54,8 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   // Attention-25's local windows.
   for (const char *window : {"left_window_size", "right_window_size"})
     if (const auto *a = findNodeAttr(node, window); a && a->i() != -1) {
-      reason = std::string("uses attribute '") + window + "' = " +
-               std::to_string(a->i());
+      reason = std::string("uses attribute '") + window +
+               "' = " + std::to_string(a->i());
       return failure();
     }
   if (hasInput(node, 4) != hasInput(node, 5)) {
@@ -122,8 +122,8 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   // The static (batch, heads, sequence, size) shape of input `i` after the
   // reshape to heads and the cache's concat, when every dim is known: the
   // body then uses constant shapes, so that the import infers static types.
-  auto staticShape = [&](int i, int64_t heads) -> std::optional<
-                                                   SmallVector<int64_t, 4>> {
+  auto staticShape =
+      [&](int i, int64_t heads) -> std::optional<SmallVector<int64_t, 4>> {
     auto t = cast<RankedTensorType>(typeOf(node.input(i)));
     if (!t.hasStaticShape())
       return std::nullopt;
@@ -186,8 +186,8 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
       std::string n = *x;
       if (auto shape = staticShape(input, kvHeads)) {
         const auto &d = *shape;
-        b.Const(n + "_xs", std::vector<int64_t>{d[0], d[1], qHeads / kvHeads,
-                                                d[2], d[3]})
+        b.Const(n + "_xs",
+                std::vector<int64_t>{d[0], d[1], qHeads / kvHeads, d[2], d[3]})
             .Const(n + "_gs", std::vector<int64_t>{d[0], qHeads, d[2], d[3]})
             .Add((n + "_u = Unsqueeze(" + n + ", ax2)").c_str())
             .Add((n + "_x = Expand(" + n + "_u, " + n + "_xs)").c_str())
@@ -335,9 +335,10 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
 /// RotaryEmbedding-23: rotates the first rotary_embedding_dim values of each
 /// head by the position's angles (halves, or interleaved pairs), taking
 /// cos/sin from the caches directly or at position_ids.
-LogicalResult buildRotaryEmbedding(
-    const onnx::NodeProto &node, const std::function<Type(StringRef)> &typeOf,
-    onnx::FunctionProto &body, std::string &reason) {
+LogicalResult buildRotaryEmbedding(const onnx::NodeProto &node,
+                                   const std::function<Type(StringRef)> &typeOf,
+                                   onnx::FunctionProto &body,
+                                   std::string &reason) {
   for (const char *in : {"X", "cos_cache", "sin_cache", "position_ids"})
     body.add_input(in);
   body.add_output("Y");
@@ -426,6 +427,76 @@ LogicalResult buildRotaryEmbedding(
   return success();
 }
 
+/// CausalConvWithState-27: a depthwise causal 1-D convolution over
+/// concat(past_state or zeros, input) along time (k - 1 positions before
+/// the input), with an optional bias and SiLU; present_state is the last
+/// k - 1 positions of that concatenation. float16/bfloat16 are convolved in
+/// float32, as ONNX's reference does.
+LogicalResult
+buildCausalConvWithState(const onnx::NodeProto &node,
+                         const std::function<Type(StringRef)> &typeOf,
+                         onnx::FunctionProto &body, std::string &reason) {
+  for (const char *in : {"input", "weight", "bias", "past_state"})
+    body.add_input(in);
+  body.add_output("output");
+  body.add_output("present_state");
+  auto x = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(0)));
+  auto w = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(1)));
+  if (!x || !w || x.getRank() != 3 || w.getRank() != 3 ||
+      ShapedType::isDynamic(w.getDimSize(0))) {
+    reason = "needs a rank-3 input and weight with a static channel count";
+    return failure();
+  }
+  const auto *act = findNodeAttr(node, "activation");
+  std::string activation = act ? act->s() : "none";
+  if (activation != "none" && activation != "silu" && activation != "swish") {
+    reason = "has activation '" + activation + "' (none, silu or swish)";
+    return failure();
+  }
+  bool narrow = !x.getElementType().isF32() && !x.getElementType().isF64();
+  std::string group = std::to_string(w.getDimSize(0));
+  onnx::FunctionBuilder b(body);
+  b.Const("one", std::vector<int64_t>{1})
+      .Const("ax2", std::vector<int64_t>{2})
+      .Add("k = Shape <start = 2, end = 3> (weight)")
+      .Add("k1 = Sub(k, one)");
+  if (hasInput(node, 3)) {
+    b.Add("padded = Concat <axis = 2> (past_state, input)");
+  } else {
+    b.Add("bc = Shape <start = 0, end = 2> (input)")
+        .Add("zeros_shape = Concat <axis = 0> (bc, k1)")
+        .Add("zeros_f = ConstantOfShape(zeros_shape)")
+        .Add("zeros = CastLike(zeros_f, input)")
+        .Add("padded = Concat <axis = 2> (zeros, input)");
+  }
+  std::string xs = "padded", ws = "weight", bs = "bias";
+  if (narrow) {
+    b.Add("padded_f = Cast <to = 1> (padded)")
+        .Add("weight_f = Cast <to = 1> (weight)");
+    xs = "padded_f";
+    ws = "weight_f";
+    if (hasInput(node, 2)) {
+      b.Add("bias_f = Cast <to = 1> (bias)");
+      bs = "bias_f";
+    }
+  }
+  std::string conv = "conv = Conv <group = " + group + "> (" + xs + ", " + ws +
+                     (hasInput(node, 2) ? ", " + bs : std::string()) + ")";
+  b.Add(conv.c_str());
+  if (activation == "none")
+    b.Add("act = Identity(conv)");
+  else
+    b.Add("gate = Sigmoid(conv)").Add("act = Mul(conv, gate)");
+  if (narrow)
+    b.Add("output = CastLike(act, input)");
+  else
+    b.Add("output = Identity(act)");
+  b.Add("len = Shape <start = 2, end = 3> (padded)")
+      .Add("start = Sub(len, k1)")
+      .Add("present_state = Slice(padded, start, len, ax2)");
+  return success();
+}
+
 /// SwiGLU-28: Y = A * sigmoid(alpha * A) * B.
 LogicalResult buildSwiGLU(const onnx::NodeProto &node,
                           onnx::FunctionProto &body) {
@@ -446,10 +517,10 @@ LogicalResult buildSwiGLU(const onnx::NodeProto &node,
 /// GroupNormalization-18/21: mean and variance per sample and group of
 /// channels, then scale and bias per group (18) or per channel (21); stage
 /// one in float32 when stash_type is 1 (21).
-LogicalResult buildGroupNormalization(
-    const onnx::NodeProto &node, int version,
-    const std::function<Type(StringRef)> &typeOf, onnx::FunctionProto &body,
-    std::string &reason) {
+LogicalResult
+buildGroupNormalization(const onnx::NodeProto &node, int version,
+                        const std::function<Type(StringRef)> &typeOf,
+                        onnx::FunctionProto &body, std::string &reason) {
   for (const char *in : {"X", "scale", "bias"})
     body.add_input(in);
   body.add_output("Y");
@@ -461,8 +532,8 @@ LogicalResult buildGroupNormalization(
     return failure();
   }
   int64_t channels = x.getDimSize(1);
-  if (version < 21 && (ShapedType::isDynamic(channels) ||
-                       channels % groups != 0)) {
+  if (version < 21 &&
+      (ShapedType::isDynamic(channels) || channels % groups != 0)) {
     reason = "has per-group scale and bias but no static channel count "
              "divisible by num_groups";
     return failure();
@@ -589,6 +660,7 @@ bool mlir::onnxc::hasFunctionExpansion(StringRef opType, int version) {
          (opType == "Attention" && version >= 23 && version <= 25) ||
          (opType == "RotaryEmbedding" && version == 23) ||
          (opType == "SwiGLU" && version == 28) ||
+         (opType == "CausalConvWithState" && version == 27) ||
          (opType == "GroupNormalization" && (version == 18 || version == 21));
 }
 
@@ -607,6 +679,8 @@ LogicalResult mlir::onnxc::buildFunctionExpansion(
       return buildRotaryEmbedding(node, typeOf, body, reason);
     if (node.op_type() == "SwiGLU")
       return buildSwiGLU(node, body);
+    if (node.op_type() == "CausalConvWithState")
+      return buildCausalConvWithState(node, typeOf, body, reason);
     if (node.op_type() == "CenterCropPad")
       return buildCenterCropPad(node, typeOf, body, reason);
     if (node.op_type() == "GroupNormalization")

@@ -1,4 +1,5 @@
-# SwiGLU-28, GroupNormalization-18/21 and CenterCropPad-18 import as
+# SwiGLU-28, GroupNormalization-18/21, CenterCropPad-18 and
+# CausalConvWithState-27 import as
 # function bodies built for the node (lib/Importer/FunctionExpansions.cpp).
 # RUN: rm -rf %t && mkdir -p %t
 
@@ -41,6 +42,19 @@
 # CCP-GRAPH: %[[P:.+]] = "onnx.Pad"(%{{.+}}, %[[PADS]]) {{.*}} -> tensor<3x5x6xf32>
 # CCP-GRAPH: "onnx.Slice"(%[[P]], %[[STARTS]], %[[ENDS]], %[[AXES]]) {{.*}} -> tensor<2x5x6xf32>
 
+# CausalConvWithState without past_state, float16, SiLU: zeros for the k - 1
+# earlier positions, the depthwise Conv (group = channels) in float32, and
+# present_state sliced from the end of the concatenation.
+# RUN: %python %s causal_conv %t/cc.onnx
+# RUN: onnxc --emit=onnx-graph %t/cc.onnx -o - | FileCheck %s --check-prefix=CC
+# CC: %[[Z:.+]] = "onnx.Constant"() <{value = dense<0.000000e+00> : tensor<1x3x3xf32>}>
+# CC: %[[ZH:.+]] = "onnx.CastLike"(%[[Z]], %arg0)
+# CC: %[[P:.+]] = "onnx.Concat"(%[[ZH]], %arg0) <{axis = 2 : i64}> : (tensor<1x3x3xf16>, tensor<1x3x5xf16>) -> tensor<1x3x8xf16>
+# CC: "onnx.Conv"({{.*}}) <{{.*}}group = 3 : i64{{.*}}> : (tensor<1x3x8xf32>, tensor<3x1x4xf32>, tensor<3xf32>) -> tensor<1x3x5xf32>
+# CC: "onnx.Sigmoid"
+# CC: "onnx.CastLike"({{.*}}) {{.*}} -> tensor<1x3x5xf16>
+# CC: "onnx.Slice"(%[[P]], {{.*}} : (tensor<1x3x8xf16>, {{.*}}) -> tensor<1x3x3xf16>
+
 import sys
 
 import onnx
@@ -53,6 +67,15 @@ if mode == "swiglu":
     inputs = [helper.make_tensor_value_info("A", F, [2, 4]),
               helper.make_tensor_value_info("B", F, [2, 4])]
     opset = 28
+elif mode == "causal_conv":
+    H = TensorProto.FLOAT16
+    nodes = [helper.make_node("CausalConvWithState", ["X", "W", "B"], ["Y", "state"], name="cc",
+                              activation="silu")]
+    inputs = [helper.make_tensor_value_info("X", H, [1, 3, 5]),
+              helper.make_tensor_value_info("W", H, [3, 1, 4]),
+              helper.make_tensor_value_info("B", H, [3])]
+    opset = 27
+    F = H
 elif mode == "center_crop_pad":
     nodes = [helper.make_node("CenterCropPad", ["X", "shape"], ["Y"], name="ccp", axes=[-1, 0])]
     inputs = [helper.make_tensor_value_info("X", F, [3, 5, 4])]
@@ -67,8 +90,10 @@ else:
 inits = []
 if mode == "center_crop_pad":
     inits = [helper.make_tensor("shape", TensorProto.INT64, [2], [6, 2])]
-graph = helper.make_graph(nodes, mode, inputs, [helper.make_tensor_value_info("Y", F, None)],
-                          initializer=inits)
+outputs = [helper.make_tensor_value_info("Y", F, None)]
+if mode == "causal_conv":
+    outputs.append(helper.make_tensor_value_info("state", F, None))
+graph = helper.make_graph(nodes, mode, inputs, outputs, initializer=inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
 model.ir_version = 8
 onnx.save(model, path)

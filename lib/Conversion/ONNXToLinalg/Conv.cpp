@@ -124,8 +124,15 @@ static Value buildGroupedConvGeneric(OpBuilder &b, Location loc, Value x,
              iterators,
              [](OpBuilder &nb, Location nloc, ValueRange args) {
                Value prod, sum;
-               if (isa<FloatType>(args[2].getType())) {
-                 prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+               Type acc = args[2].getType();
+               if (isa<FloatType>(acc)) {
+                 auto widen = [&](Value v) -> Value {
+                   return v.getType() == acc
+                              ? v
+                              : arith::ExtFOp::create(nb, nloc, acc, v);
+                 };
+                 prod = arith::MulFOp::create(nb, nloc, widen(args[0]),
+                                              widen(args[1]));
                  sum = arith::AddFOp::create(nb, nloc, args[2], prod);
                } else {
                  prod = arith::MulIOp::create(nb, nloc, args[0], args[1]);
@@ -550,10 +557,11 @@ public:
     if (!resultType.isDynamicDim(1) &&
         resultType.getDimSize(1) != wType.getDimSize(0))
       return rewriter.notifyMatchFailure(op, "output channels differ from W");
-    // f16/bf16 accumulate in f32 (like numpy and ONNX Runtime); the named
-    // ungrouped conv ops extend their inputs to the accumulator's type.
+    // f16/bf16 accumulate in f32 (like numpy and ONNX Runtime), grouped
+    // convs too; the named conv ops extend their inputs to the
+    // accumulator's type, the grouped generic extends them in its body.
     Type accType = elementType;
-    if ((elementType.isF16() || elementType.isBF16()) && group == 1)
+    if (elementType.isF16() || elementType.isBF16())
       accType = rewriter.getF32Type();
     SmallVector<int64_t> accShape(resultType.getShape());
     accShape[1] = wType.getDimSize(0);

@@ -201,3 +201,19 @@ func.func @conv_transpose_groups(%x: tensor<1x4x3x3xf32>, %w: tensor<4x1x3x3xf32
 // CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 2, 2] [1, 4, 3, 3] [1, 1, 1, 1] : tensor<1x4x3x3xf32> into tensor<1x4x7x7xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[FLIP]], #{{.+}}]{{.*}} ins(%{{.+}} : tensor<4x1x3x3xf32>) outs(%{{.+}} : tensor<2x2x3x3xf32>)
 // CHECK: linalg.conv_2d_ngchw_gfchw {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x2x2x7x7xf32>, tensor<2x1x2x3x3xf32>) outs(%{{.+}} : tensor<1x2x1x5x5xf32>)
+
+// -----
+
+// Grouped float16 (1-D: the generic path): accumulated in f32 like the
+// ungrouped convs, the generic widens x and w in its body; rounded to f16
+// once at the end.
+// CHECK-LABEL: func.func @conv1d_grouped_f16
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x2x2x3xf32>)
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: arith.extf {{.*}} : f16 to f32
+// CHECK: arith.mulf {{.*}} : f32
+// CHECK: arith.truncf {{.*}} : f32 to f16
+func.func @conv1d_grouped_f16(%x: tensor<1x4x8xf16>, %w: tensor<4x2x3xf16>) -> tensor<1x4x3xf16> {
+  %0 = "onnx.Conv"(%x, %w) <{group = 2 : i64, strides = [2]}> : (tensor<1x4x8xf16>, tensor<4x2x3xf16>) -> tensor<1x4x3xf16>
+  return %0 : tensor<1x4x3xf16>
+}
