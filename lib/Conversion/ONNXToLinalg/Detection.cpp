@@ -1,4 +1,4 @@
-//===- Detection.cpp - NonMaxSuppression -> linalg + scf ------------------===//
+//===- Detection.cpp - NonMaxSuppression, RoiAlign -> linalg + scf --------===//
 //
 // NonMaxSuppression as ONNX's reference runs it: per batch and class the
 // boxes are visited in score order (higher first, ties: the lower index
@@ -14,6 +14,10 @@
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 #include "onnxc/Conversion/RuntimeChecks.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::onnxc;
@@ -276,9 +280,196 @@ public:
   }
 };
 
+/// RoiAlign-16/22: per output element (roi, channel, ph, pw) the bin's
+/// sampling grid (sampling_ratio per side, or ceil(roi size / output size)
+/// when 0) is read bilinearly as ONNX's reference reads it: samples outside
+/// [-1, size] count 0, others are clamped into the image; avg divides the
+/// sum by the grid size, max takes the largest weighted corner of any
+/// sample. Computed in f32 (f64 for f64 data).
+class RoiAlignLowering : public TensorPattern<ONNXRoiAlignOp> {
+public:
+  using TensorPattern::TensorPattern;
+  LogicalResult
+  matchAndRewrite(ONNXRoiAlignOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = resultType(op);
+    Value x = adaptor.getX(), rois = adaptor.getRois(),
+          batchIndices = adaptor.getBatchIndices();
+    auto xType = getMovableRankedType(x);
+    auto roisType = getMovableRankedType(rois);
+    if (!type || !xType || !roisType || xType.getRank() != 4 ||
+        roisType.getRank() != 2 || type.getRank() != 4)
+      return rewriter.notifyMatchFailure(op, "X [N, C, H, W], rois [R, 4]");
+    StringRef mode = op.getMode(), ctm = op.getCoordinateTransformationMode();
+    if ((mode != "avg" && mode != "max") ||
+        (ctm != "half_pixel" && ctm != "output_half_pixel"))
+      return rewriter.notifyMatchFailure(op, "mode or coordinate mode");
+    bool halfPixel = ctm == "half_pixel", isMax = mode == "max";
+    int64_t outH = op.getOutputHeight(), outW = op.getOutputWidth();
+    int64_t ratio = op.getSamplingRatio();
+    double scale = op.getSpatialScale().convertToDouble();
+    if (outH < 1 || outW < 1 || ratio < 0)
+      return rewriter.notifyMatchFailure(op, "output size or sampling ratio");
+    Type onnxElem = getONNXElementType(op.getX());
+    Type roiElem = getONNXElementType(op.getRois());
+    Type ft = xType.getElementType().isF64() ? Type(rewriter.getF64Type())
+                                             : Type(rewriter.getF32Type());
+    IndexMath m(rewriter, loc);
+    Value n = getDimValue(rewriter, loc, x, 0);
+    Value height = getDimValue(rewriter, loc, x, 2);
+    Value width = getDimValue(rewriter, loc, x, 3);
+    Value numRois = getDimValue(rewriter, loc, batchIndices, 0);
+    emitRuntimeCheck(
+        rewriter, loc, op,
+        arith::OrIOp::create(
+            rewriter, loc,
+            m.cmp(Pred::ne, getDimValue(rewriter, loc, rois, 0), numRois),
+            m.cmp(Pred::ne, getDimValue(rewriter, loc, rois, 1), m.c(4))),
+        "rois [{0}, {1}] do not match batch_indices [{2}] (rois [R, 4])",
+        {getDimValue(rewriter, loc, rois, 0),
+         getDimValue(rewriter, loc, rois, 1), numRois});
+    emitIndexRangeCheck(rewriter, loc, op, batchIndices, n,
+                        /*allowNegative=*/false, "of batch_indices");
+    SmallVector<OpFoldResult> sizes{numRois, getDims(rewriter, loc, x)[1],
+                                    rewriter.getIndexAttr(outH),
+                                    rewriter.getIndexAttr(outW)};
+    Value result = buildIndexedGeneric(
+        rewriter, loc, type, preferStatic(rewriter, type, sizes), {}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          IndexMath mm(b, l);
+          auto c = [&](double v) { return createScalarConstant(b, l, ft, v); };
+          auto add = [&](Value p, Value q) -> Value {
+            return arith::AddFOp::create(b, l, p, q);
+          };
+          auto sub = [&](Value p, Value q) -> Value {
+            return arith::SubFOp::create(b, l, p, q);
+          };
+          auto mul = [&](Value p, Value q) -> Value {
+            return arith::MulFOp::create(b, l, p, q);
+          };
+          auto div = [&](Value p, Value q) -> Value {
+            return arith::DivFOp::create(b, l, p, q);
+          };
+          auto toF = [&](Value i) -> Value {
+            return arith::SIToFPOp::create(
+                b, l, ft, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+          };
+          auto toIndex = [&](Value f) -> Value {
+            return arith::IndexCastOp::create(
+                b, l, b.getIndexType(),
+                arith::FPToSIOp::create(b, l, b.getI64Type(), f));
+          };
+          Value r = ivs[0], ch = ivs[1];
+          auto roiAt = [&](int64_t k) {
+            Value v =
+                tensor::ExtractOp::create(b, l, rois, ValueRange{r, mm.c(k)});
+            return sub(mul(castScalar(b, l, v, roiElem, ft), c(scale)),
+                       c(halfPixel ? 0.5 : 0.0));
+          };
+          Value startW = roiAt(0), startH = roiAt(1);
+          Value roiW = sub(roiAt(2), startW), roiH = sub(roiAt(3), startH);
+          if (!halfPixel) {
+            roiW = arith::MaximumFOp::create(b, l, roiW, c(1));
+            roiH = arith::MaximumFOp::create(b, l, roiH, c(1));
+          }
+          Value binH = div(roiH, c(outH)), binW = div(roiW, c(outW));
+          Value gridH = ratio > 0 ? mm.c(ratio)
+                                  : toIndex(math::CeilOp::create(b, l, binH));
+          Value gridW = ratio > 0 ? mm.c(ratio)
+                                  : toIndex(math::CeilOp::create(b, l, binW));
+          Value count = mm.max(mm.mul(gridH, gridW), mm.c(1));
+          Value batch = arith::IndexCastOp::create(
+              b, l, b.getIndexType(),
+              tensor::ExtractOp::create(b, l, batchIndices, r));
+          Value y0 = add(startH, mul(toF(ivs[2]), binH));
+          Value x0 = add(startW, mul(toF(ivs[3]), binW));
+          Value hF = toF(height), wF = toF(width);
+          Value init = c(isMax ? -INFINITY : 0.0);
+          Value acc = loopNest(
+              b, l,
+              SmallVector<Value>{mm.max(gridH, mm.c(0)),
+                                 mm.max(gridW, mm.c(0))},
+              ValueRange{init, arith::ConstantIntOp::create(b, l, 0, 1)},
+              [&](OpBuilder &b2, Location l2, ValueRange g,
+                  ValueRange it) -> SmallVector<Value> {
+                // scf's loop builders hand `b` itself (positioned in the
+                // loop body) to the body: the helpers above build there.
+                assert(&b2 == &b && "loop body built with another builder");
+                (void)b2;
+                (void)l2;
+                Value yy =
+                    add(y0, div(mul(add(toF(g[0]), c(0.5)), binH), toF(gridH)));
+                Value xx =
+                    add(x0, div(mul(add(toF(g[1]), c(0.5)), binW), toF(gridW)));
+                auto lt = [&](Value p, Value q) -> Value {
+                  return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
+                                               p, q);
+                };
+                auto gt = [&](Value p, Value q) -> Value {
+                  return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                               p, q);
+                };
+                Value outside = arith::OrIOp::create(
+                    b, l, arith::OrIOp::create(b, l, lt(yy, c(-1)), gt(yy, hF)),
+                    arith::OrIOp::create(b, l, lt(xx, c(-1)), gt(xx, wF)));
+                // Clamp into the image: low = floor(max(v, 0)), at the
+                // last row/column both taps are that one.
+                auto axis = [&](Value v, Value size, Value &lo, Value &hi,
+                                Value &frac) {
+                  v = arith::MaximumFOp::create(b, l, v, c(0));
+                  Value last = mm.sub(size, mm.c(1));
+                  Value low = toIndex(v);
+                  Value atEnd = mm.cmp(Pred::sge, low, last);
+                  lo = mm.select(atEnd, last, low);
+                  hi = mm.select(atEnd, last, mm.add(low, mm.c(1)));
+                  v = arith::SelectOp::create(b, l, atEnd, toF(last), v);
+                  frac = sub(v, toF(lo));
+                };
+                Value yLo, yHi, ly, xLo, xHi, lx;
+                axis(yy, height, yLo, yHi, ly);
+                axis(xx, width, xLo, xHi, lx);
+                // Outside: read (0, 0) with weight 0, as the reference.
+                yLo = mm.select(outside, mm.c(0), yLo);
+                yHi = mm.select(outside, mm.c(0), yHi);
+                xLo = mm.select(outside, mm.c(0), xLo);
+                xHi = mm.select(outside, mm.c(0), xHi);
+                Value hy = sub(c(1), ly), hx = sub(c(1), lx);
+                auto tap = [&](Value yi, Value xi, Value w) -> Value {
+                  Value v = tensor::ExtractOp::create(
+                      b, l, x, ValueRange{batch, ch, yi, xi});
+                  w = arith::SelectOp::create(b, l, outside, c(0), w);
+                  return mul(w, castScalar(b, l, v, onnxElem, ft));
+                };
+                Value t1 = tap(yLo, xLo, mul(hy, hx));
+                Value t2 = tap(yLo, xHi, mul(hy, lx));
+                Value t3 = tap(yHi, xLo, mul(ly, hx));
+                Value t4 = tap(yHi, xHi, mul(ly, lx));
+                if (!isMax)
+                  return {add(it[0], add(add(t1, t2), add(t3, t4))), it[1]};
+                Value v = arith::MaximumFOp::create(
+                    b, l, arith::MaximumFOp::create(b, l, t1, t2),
+                    arith::MaximumFOp::create(b, l, t3, t4));
+                return {arith::MaximumFOp::create(b, l, it[0], v), it[1]};
+              })[0];
+          if (isMax) {
+            // No sample (an empty grid): 0, as the reference.
+            Value none = mm.cmp(Pred::sle, mm.mul(gridH, gridW), mm.c(0));
+            acc = arith::SelectOp::create(b, l, none, c(0), acc);
+          } else {
+            acc = div(acc, toF(count));
+          }
+          return castScalar(b, l, acc, ft, onnxElem);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateDetectionPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
-  patterns.add<NonMaxSuppressionLowering>(converter, patterns.getContext());
+  patterns.add<NonMaxSuppressionLowering, RoiAlignLowering>(
+      converter, patterns.getContext());
 }

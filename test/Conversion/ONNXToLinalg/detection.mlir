@@ -27,3 +27,20 @@ func.func @nms_no_max(%boxes: tensor<1x6x4xf32>, %scores: tensor<1x1x6xf32>) -> 
   %0 = "onnx.NonMaxSuppression"(%boxes, %scores) {operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>} : (tensor<1x6x4xf32>, tensor<1x1x6xf32>) -> tensor<?x3xi64>
   return %0 : tensor<?x3xi64>
 }
+
+// RoiAlign (avg, half_pixel): batch_indices checked against N at run time;
+// one generic over [R, C, oh, ow] whose body loops over the bin's sampling
+// grid (ceil(bin size) per side when sampling_ratio is 0) and reads four
+// bilinear taps per sample.
+// CHECK-LABEL: func.func @roi_align
+// CHECK: func.call @onnxc_rt_fail
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<3x2x2x2xf32>)
+// CHECK: math.ceil
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-COUNT-4: tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x2x8x8xf32>
+// CHECK: arith.divf
+func.func @roi_align(%x: tensor<1x2x8x8xf32>, %rois: tensor<3x4xf32>, %idx: tensor<3xi64>) -> tensor<3x2x2x2xf32> {
+  %0 = "onnx.RoiAlign"(%x, %rois, %idx) {output_height = 2 : i64, output_width = 2 : i64} : (tensor<1x2x8x8xf32>, tensor<3x4xf32>, tensor<3xi64>) -> tensor<3x2x2x2xf32>
+  return %0 : tensor<3x2x2x2xf32>
+}
