@@ -191,6 +191,7 @@ struct ConvertONNXToLinalgPass
     populateTextPatterns(converter, patterns);
     populateQuantizedConvPatterns(converter, patterns);
     populateDetPatterns(converter, patterns);
+    populateLinearAttentionPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -80,6 +80,9 @@ void populateQuantizedConvPatterns(const TypeConverter &converter,
 /// Det: Gaussian elimination with partial pivoting per matrix.
 void populateDetPatterns(const TypeConverter &converter,
                          RewritePatternSet &patterns);
+/// LinearAttention: the recurrence token by token.
+void populateLinearAttentionPatterns(const TypeConverter &converter,
+                                     RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)

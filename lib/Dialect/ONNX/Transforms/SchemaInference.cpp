@@ -39,8 +39,7 @@ ElementsAttr getKnownData(Value v) {
     std::optional<KnownTensor> dims = evaluateONNXOp(
         shape, [](Value) -> const KnownTensor * { return nullptr; },
         /*maxElements=*/INT64_MAX);
-    return dims ? dims->toAttr(IntegerType::get(v.getContext(), 64))
-                : nullptr;
+    return dims ? dims->toAttr(IntegerType::get(v.getContext(), 64)) : nullptr;
   }
   return nullptr;
 }
@@ -131,8 +130,8 @@ public:
       if (!attrInfo.isGraph())
         continue;
       if (regionIndex < op->getNumRegions()) {
-        inferencers.emplace(attrInfo.name, RegionInferencer(
-                                               op->getRegion(regionIndex)));
+        inferencers.emplace(attrInfo.name,
+                            RegionInferencer(op->getRegion(regionIndex)));
         // ONNX checks that a graph attribute exists before asking for its
         // inferencer.
         onnx::AttributeProto proto;
@@ -156,8 +155,7 @@ public:
                                                       : nullptr;
   }
   const onnx::TensorProto *getInputData(size_t i) const override {
-    return i < inputs.size() && hasInputData.count(i) ? &inputData[i]
-                                                      : nullptr;
+    return i < inputs.size() && hasInputData.count(i) ? &inputData[i] : nullptr;
   }
   size_t getNumOutputs() const override { return outputs.size(); }
   onnx::TypeProto *getOutputType(size_t i) override {
@@ -262,18 +260,18 @@ Type elementTypeOf(MLIRContext *ctx, int64_t dataType) {
 }
 
 /// Conversions whose result is the input's shape with an element type the
-/// op names (Cast, CastLike, BitCast) or derives (QuantizeLinear, DequantizeLinear).
-/// Their versions after opset 17 name types (float8, int4, ...) libonnx 1.12
-/// cannot express. Nothing when `op` is not one of them.
+/// op names (Cast, CastLike, BitCast) or derives (QuantizeLinear,
+/// DequantizeLinear). Their versions after opset 17 name types (float8, int4,
+/// ...) libonnx 1.12 cannot express. Nothing when `op` is not one of them.
 std::optional<SmallVector<Type>> inferConversion(Operation *op) {
   MLIRContext *ctx = op->getContext();
   if (auto cast = dyn_cast<ONNXCastOp>(op))
-    return SmallVector<Type>{withElementType(
-        cast.getInput().getType(), elementTypeOf(ctx, cast.getTo()))};
+    return SmallVector<Type>{withElementType(cast.getInput().getType(),
+                                             elementTypeOf(ctx, cast.getTo()))};
   if (auto cast = dyn_cast<ONNXCastLikeOp>(op))
-    return SmallVector<Type>{withElementType(
-        cast.getInput().getType(),
-        getElementTypeOrSelf(cast.getTargetType().getType()))};
+    return SmallVector<Type>{
+        withElementType(cast.getInput().getType(),
+                        getElementTypeOrSelf(cast.getTargetType().getType()))};
   if (auto cast = dyn_cast<ONNXBitCastOp>(op)) {
     Type from = getElementTypeOrSelf(cast.getInput().getType());
     Type to = elementTypeOf(ctx, cast.getTo());
@@ -319,8 +317,8 @@ std::optional<SmallVector<Type>> inferConversion(Operation *op) {
 /// policy; dynamic where the values are not known. Nothing for other ops.
 std::optional<SmallVector<Type>> inferResize(Operation *op) {
   auto resize = dyn_cast<ONNXResizeOp>(op);
-  if (!resize || (!resize.getAxesAttr() &&
-                  resize.getKeepAspectRatioPolicy() == "stretch"))
+  if (!resize ||
+      (!resize.getAxesAttr() && resize.getKeepAspectRatioPolicy() == "stretch"))
     return std::nullopt;
   auto in = dyn_cast<RankedTensorType>(resize.getX().getType());
   if (!in)
@@ -367,11 +365,12 @@ std::optional<SmallVector<Type>> inferResize(Operation *op) {
     if (policy == "stretch") {
       for (auto [i, d] : llvm::enumerate(axes))
         shape[d] = int64_t((*sizes)[i]);
-    } else if (llvm::none_of(axes, [&](int64_t d) { return in.isDynamicDim(d); })) {
+    } else if (llvm::none_of(axes,
+                             [&](int64_t d) { return in.isDynamicDim(d); })) {
       std::optional<double> common;
       for (auto [i, d] : llvm::enumerate(axes)) {
         double r = (*sizes)[i] / double(in.getDimSize(d));
-        common = !common ? r
+        common = !common                  ? r
                  : policy == "not_larger" ? std::min(*common, r)
                                           : std::max(*common, r);
       }
@@ -419,10 +418,40 @@ std::optional<SmallVector<Type>> inferPad(Operation *op) {
   return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
 }
 
+/// LinearAttention-27: output (B, T, q_num_heads * d_v) in the query's type,
+/// present_state (B, kv_num_heads, d_k, d_v) in past_state's type (the
+/// query's without one), with d_k = query's last dim / q_num_heads and d_v
+/// = value's last dim / kv_num_heads.
+std::optional<SmallVector<Type>> inferLinearAttention(Operation *op) {
+  auto la = dyn_cast<ONNXLinearAttentionOp>(op);
+  if (!la)
+    return std::nullopt;
+  auto q = dyn_cast<RankedTensorType>(la.getQuery().getType());
+  auto v = dyn_cast<RankedTensorType>(la.getValue().getType());
+  int64_t hq = la.getQNumHeads(), hkv = la.getKvNumHeads();
+  if (!q || !v || q.getRank() != 3 || v.getRank() != 3 || hq <= 0 || hkv <= 0)
+    return std::nullopt;
+  int64_t dyn = ShapedType::kDynamic;
+  auto per = [&](int64_t size, int64_t heads) {
+    return ShapedType::isDynamic(size) || size % heads ? dyn : size / heads;
+  };
+  int64_t dk = per(q.getDimSize(2), hq), dv = per(v.getDimSize(2), hkv);
+  Type stateElem = q.getElementType();
+  if (Value past = la.getPastState())
+    stateElem = getElementTypeOrSelf(past.getType());
+  return SmallVector<Type>{
+      RankedTensorType::get({q.getDimSize(0), q.getDimSize(1),
+                             ShapedType::isDynamic(dv) ? dyn : hq * dv},
+                            q.getElementType()),
+      RankedTensorType::get({q.getDimSize(0), hkv, dk, dv}, stateElem)};
+}
+
 } // namespace
 
 FailureOr<SmallVector<Type>>
 mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
+  if (std::optional<SmallVector<Type>> types = inferLinearAttention(op))
+    return *types;
   if (std::optional<SmallVector<Type>> types = inferResize(op))
     return *types;
   if (std::optional<SmallVector<Type>> types = inferPad(op))
@@ -442,8 +471,7 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
   }
   const onnx::OpSchema *schema = inferenceSchema(*info);
   if (!schema || !schema->has_type_and_shape_inference_function()) {
-    error = std::string("ONNX defines no type inference for ") +
-            info->onnxName;
+    error = std::string("ONNX defines no type inference for ") + info->onnxName;
     return failure();
   }
   OpInferenceContext ctx(op, *info);
@@ -480,7 +508,8 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
   // ConstantOfShape's are the static length of the shape operand, Expand's
   // the larger of the data's and that length, Squeeze's/Unsqueeze's the
   // data's minus/plus the static number of axes; the dims stay dynamic.
-  if (op->getNumResults() == 1 && !isa_and_nonnull<RankedTensorType>(types[0])) {
+  if (op->getNumResults() == 1 &&
+      !isa_and_nonnull<RankedTensorType>(types[0])) {
     auto staticLength = [](Value v) -> std::optional<int64_t> {
       auto t = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
       if (!t || t.getRank() != 1 || t.isDynamicDim(0))
@@ -553,8 +582,8 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
       split && (!split.getSplit() || isa<NoneType>(split.getSplit().getType())))
     if (auto in = dyn_cast<RankedTensorType>(split.getInput().getType())) {
       int64_t rank = in.getRank(), parts = op->getNumResults();
-      int64_t axis = split.getAxis() < 0 ? split.getAxis() + rank
-                                         : split.getAxis();
+      int64_t axis =
+          split.getAxis() < 0 ? split.getAxis() + rank : split.getAxis();
       if (axis >= 0 && axis < rank && parts > 0)
         for (int64_t i = 0; i < parts; ++i) {
           if (isa_and_nonnull<RankedTensorType>(types[i]))

@@ -1915,6 +1915,50 @@ def ONNXLessOrEqualOp : ONNX_Op<"LessOrEqual", 16, [Pure]> {
     TensorOf<[I1]>:$C);
 }
 
+def ONNXLinearAttentionOp : ONNX_Op<"LinearAttention", 27, [Pure, AttrSizedOperandSegments]> {
+  let summary = "ONNX LinearAttention operation (ai.onnx version 27)";
+  let description = [{
+    Unified linear attention operator for autoregressive decoding (T=1) and prefill (T>1).
+
+    The query, key, value, and (where applicable) decay/beta inputs use 3D packed format
+    [B, T, H*D], where heads are flattened into the last dimension; q_num_heads and
+    kv_num_heads are always required and are used to unpack to 4D internally for computation.
+    The optional past_state and present_state are 4D with shape (B, H_kv, d_k, d_v).
+
+    Group-query attention (GQA) is supported: q_num_heads must be a positive multiple of
+    kv_num_heads. When q_num_heads == kv_num_heads this reduces to multi-headed linear
+    attention; when q_num_heads > kv_num_heads each KV head (and its recurrent state) is
+    shared by `q_num_heads / kv_num_heads` query heads (multi-query attention is the
+    special case kv_num_heads == 1).
+
+    The update_rule attribute selects the recurrence type:
+    - "linear": S_t = S_{t-1} + k_t ⊗ v_t; o_t = scale * q_t^T S_t
+    - "gated": S_t = exp(g_t) * S_{t-1} + k_t ⊗ v_t; o_t = scale * q_t^T S_t
+    - "delta": S_t = S_{t-1} + β_t * k_t ⊗ (v_t - S_{t-1}^T k_t); o_t = scale * q_t^T S_t
+    - "gated_delta": S_t = exp(g_t) * S_{t-1} + β_t * k_t ⊗ (v_t - exp(g_t) * S_{t-1}^T k_t); o_t = scale * q_t^T S_t
+
+    where g_t is the decay (in log-space), β_t is the update rate, and ⊗ denotes outer product.
+
+    Semantics: Equivalent to running the recurrent update sequentially for each token,
+    but may be implemented using chunk-parallel algorithms for GPU efficiency.
+  }];
+  let arguments = (ins
+    TensorOf<[F16, BF16, F32]>:$query,
+    TensorOf<[F16, BF16, F32]>:$key,
+    TensorOf<[F16, BF16, F32]>:$value,
+    Optional<TensorOf<[F16, BF16, F32]>>:$past_state,
+    Optional<TensorOf<[F16, BF16, F32]>>:$decay,
+    Optional<TensorOf<[F16, BF16, F32]>>:$beta,
+    DefaultValuedAttr<I64Attr, "64">:$chunk_size,
+    I64Attr:$kv_num_heads,
+    I64Attr:$q_num_heads,
+    DefaultValuedAttr<F32Attr, "0.0">:$scale,
+    DefaultValuedStrAttr<StrAttr, "gated_delta">:$update_rule);
+  let results = (outs
+    TensorOf<[F16, BF16, F32]>:$output,
+    TensorOf<[F16, BF16, F32]>:$present_state);
+}
+
 def ONNXLogOp : ONNX_Op<"Log", 13, [Pure]> {
   let summary = "ONNX Log operation (ai.onnx version 13)";
   let description = [{
