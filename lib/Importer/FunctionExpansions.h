@@ -34,6 +34,18 @@ LogicalResult buildFunctionExpansion(
     const std::function<Type(StringRef name)> &typeOf,
     onnx::FunctionProto &body, std::string &reason);
 
+/// Whether the importer expands ai.onnx.preview operator `opType` of
+/// version `version` (FlexAttention-1) into a function body; the body's
+/// operators are ai.onnx at the model's opset, so modifier subgraphs
+/// written at that opset can be spliced in.
+bool hasPreviewFunctionExpansion(StringRef opType, int version);
+
+/// FlexAttention-1 (FlexAttention.cpp); as buildFunctionExpansion.
+LogicalResult buildFlexAttention(
+    const onnx::NodeProto &node,
+    const std::function<Type(StringRef name)> &typeOf,
+    onnx::FunctionProto &body, std::string &reason);
+
 } // namespace mlir::onnxc
 
 #endif // ONNXC_LIB_IMPORTER_FUNCTIONEXPANSIONS_H

@@ -734,6 +734,35 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   auto fn = functions.find(domain.str() + "|" + node.op_type());
   if (fn != functions.end())
     return inlineFunction(node, *fn->second);
+  // ai.onnx.preview operators defined by a context-dependent function
+  // (FlexAttention): the body's ai.onnx operators are at the model's opset,
+  // as the modifier subgraphs spliced into it are.
+  if (domain == "ai.onnx.preview" &&
+      hasPreviewFunctionExpansion(node.op_type(), opsetOf(domain))) {
+    onnx::FunctionProto body;
+    std::string reason;
+    auto typeOf = [this](StringRef name) -> Type {
+      Value v = name.empty() ? Value() : lookup(name);
+      return v ? v.getType() : Type();
+    };
+    if (failed(buildFlexAttention(node, typeOf, body, reason))) {
+      noteUnsupported(node, domain, opsetOf(domain),
+                      node.op_type() + "-" + std::to_string(opsetOf(domain)) +
+                          " " + reason);
+      for (const std::string &out : node.output())
+        if (!out.empty())
+          define(out, Value());
+      return success();
+    }
+    // A model importing only the preview domain: ai.onnx at the dialect's
+    // opset.
+    if (opsetOf("") >= 1)
+      return inlineFunction(node, body);
+    opsets[""] = kDialectOpset;
+    LogicalResult result = inlineFunction(node, body);
+    opsets.erase("");
+    return result;
+  }
   // Operators the dialect has no op for, defined by a context-dependent
   // function whose body FunctionExpansions.cpp builds (Attention).
   if (domain.empty() && opsetOf("") > kDialectOpset) {

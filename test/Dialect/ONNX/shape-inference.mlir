@@ -280,3 +280,16 @@ func.func @ranks_from_operand_lengths(%x: tensor<2x3xf32>, %s: tensor<3xi64>, %a
   %2 = "onnx.Unsqueeze"(%x, %b) : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<*xf32>
   return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// GreaterOrEqual/LessOrEqual (function ops in libonnx 1.12, no inference
+// function of their own): Greater's rule, broadcast to bool.
+// CHECK-LABEL: func.func @or_equal_comparisons
+// CHECK: "onnx.GreaterOrEqual"{{.*}} -> tensor<3x4xi1>
+// CHECK: "onnx.LessOrEqual"{{.*}} -> tensor<3x4xi1>
+func.func @or_equal_comparisons(%a: tensor<3x1xi64>, %b: tensor<1x4xi64>) -> (tensor<*xi1>, tensor<*xi1>) {
+  %0 = "onnx.GreaterOrEqual"(%a, %b) : (tensor<3x1xi64>, tensor<1x4xi64>) -> tensor<*xi1>
+  %1 = "onnx.LessOrEqual"(%a, %b) : (tensor<3x1xi64>, tensor<1x4xi64>) -> tensor<*xi1>
+  return %0, %1 : tensor<*xi1>, tensor<*xi1>
+}

@@ -197,6 +197,12 @@ public:
 const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
   const onnx::ISchemaRegistry *registry = guardedONNXSchemaRegistry();
   StringRef name = info.onnxName;
+  // GreaterOrEqual/LessOrEqual are functions in libonnx 1.12 (ONNX's graph
+  // inference types them through the body): Greater's rule, broadcasting
+  // to bool.
+  if (StringRef(info.domain).empty() &&
+      (name == "GreaterOrEqual" || name == "LessOrEqual"))
+    return registry->GetSchema("Greater", 13, "");
   if (StringRef(info.domain).empty() && info.sinceVersion > 17) {
     // Reduce*-18/20: `axes` input, keepdims and noop_with_empty_axes, as in
     // ReduceSum-13.
