@@ -1,11 +1,11 @@
-//===- GridSample.cpp - GridSample (2-D) -> linalg.generic ----------------===//
+//===- GridSample.cpp - GridSample (2-D, 3-D) -> linalg.generic -----------===//
 //
-// One linalg.generic over the N x C x Hout x Wout output. The grid gives
-// normalised (x, y) per output position; they are unnormalised
+// One linalg.generic over the N x C x (Dout) x Hout x Wout output. The grid
+// gives normalised (x, y[, z]) per output position; they are unnormalised
 // (align_corners), folded by padding_mode (border clamps, reflection
-// reflects) and read with 1 (nearest), 4 (linear) or 16 (cubic) taps;
-// taps outside the image read 0 with zeros padding, else the clamped or
-// reflected pixel. Coordinates are computed in f64.
+// reflects) and read with 1 (nearest), 2^dims (linear) or 16 (cubic, 2-D
+// only) taps; taps outside the image read 0 with zeros padding, else the
+// clamped or reflected pixel. Coordinates are computed in f64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,32 +25,40 @@ public:
     auto resultType = getConvertedResultType(*getTypeConverter(), op);
     auto xType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
     auto gType = dyn_cast<RankedTensorType>(adaptor.getGrid().getType());
-    if (!resultType || !xType || !gType || xType.getRank() != 4 ||
-        gType.getRank() != 4 || resultType.getRank() != 4)
-      return rewriter.notifyMatchFailure(op, "only 2-D sampling (4-D X)");
+    if (!resultType || !xType || !gType ||
+        (xType.getRank() != 4 && xType.getRank() != 5) ||
+        gType.getRank() != xType.getRank() ||
+        resultType.getRank() != xType.getRank())
+      return rewriter.notifyMatchFailure(op, "2-D or 3-D sampling");
     if (!isa<FloatType>(xType.getElementType()) ||
         !isa<FloatType>(gType.getElementType()))
       return rewriter.notifyMatchFailure(op, "float data only");
     StringRef mode = op.getMode(), padding = op.getPaddingMode();
     if (mode != "linear" && mode != "nearest" && mode != "cubic")
       return rewriter.notifyMatchFailure(op, "mode");
+    int64_t rank = xType.getRank(), dims = rank - 2;
+    if (mode == "cubic" && dims != 2)
+      return rewriter.notifyMatchFailure(op, "cubic mode is 2-D only");
     if (padding != "zeros" && padding != "border" && padding != "reflection")
       return rewriter.notifyMatchFailure(op, "padding mode");
     bool alignCorners = op.getAlignCorners() != 0;
     Location loc = op.getLoc();
     Value x = adaptor.getX(), grid = adaptor.getGrid();
-    Value h = getDimValue(rewriter, loc, x, 2);
-    Value w = getDimValue(rewriter, loc, x, 3);
+    // Spatial sizes (D,) H, W; the grid's component k is spatial dim
+    // dims - 1 - k (x is W).
+    SmallVector<Value> spatial;
+    for (int64_t i = 0; i < dims; ++i)
+      spatial.push_back(getDimValue(rewriter, loc, x, 2 + i));
     SmallVector<OpFoldResult> sizes = {getDims(rewriter, loc, x)[0],
-                                       getDims(rewriter, loc, x)[1],
-                                       getDims(rewriter, loc, grid)[1],
-                                       getDims(rewriter, loc, grid)[2]};
+                                       getDims(rewriter, loc, x)[1]};
+    for (int64_t i = 0; i < dims; ++i)
+      sizes.push_back(getDims(rewriter, loc, grid)[1 + i]);
     Value init = createEmpty(rewriter, loc, resultType, sizes);
     Type f64 = rewriter.getF64Type();
     Type xElem = getONNXElementType(op.getX());
     Type gElem = getONNXElementType(op.getGrid());
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(4)};
-    SmallVector<utils::IteratorType> iterators(4,
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::parallel);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, resultType, ValueRange{}, ValueRange{init}, maps,
@@ -68,15 +76,18 @@ public:
           };
           Value n = linalg::IndexOp::create(b, l, 0);
           Value c = linalg::IndexOp::create(b, l, 1);
-          Value oh = linalg::IndexOp::create(b, l, 2);
-          Value ow = linalg::IndexOp::create(b, l, 3);
+          SmallVector<Value> at{n};
+          for (int64_t i = 0; i < dims; ++i)
+            at.push_back(linalg::IndexOp::create(b, l, 2 + i));
           auto gridAt = [&](int64_t k) {
-            Value v = tensor::ExtractOp::create(
-                b, l, grid,
-                ValueRange{n, oh, ow, arith::ConstantIndexOp::create(b, l, k)});
+            SmallVector<Value> g(at);
+            g.push_back(arith::ConstantIndexOp::create(b, l, k));
+            Value v = tensor::ExtractOp::create(b, l, grid, g);
             return castScalar(b, l, v, gElem, f64);
           };
-          Value hf = toF64(h), wf = toF64(w);
+          SmallVector<Value> sizeF;
+          for (Value v : spatial)
+            sizeF.push_back(toF64(v));
           // Normalised [-1, 1] -> pixel coordinates.
           auto unnormalise = [&](Value g, Value size) -> Value {
             Value gp1 = arith::AddFOp::create(b, l, g, f(1));
@@ -86,8 +97,8 @@ public:
                   arith::SubFOp::create(b, l, size, f(1)));
             return arith::DivFOp::create(
                 b, l,
-                arith::SubFOp::create(b, l, arith::MulFOp::create(b, l, gp1, size),
-                                      f(1)),
+                arith::SubFOp::create(
+                    b, l, arith::MulFOp::create(b, l, gp1, size), f(1)),
                 f(2));
           };
           // Reflects v into [lo, hi] (ONNX's reference reflect()).
@@ -100,21 +111,25 @@ public:
                   b, l, dx, arith::MulFOp::create(b, l, k, range));
               Value even = arith::CmpFOp::create(
                   b, l, arith::CmpFPredicate::OEQ,
-                  math::FloorOp::create(
-                      b, l, arith::DivFOp::create(b, l, k, f(2))),
+                  math::FloorOp::create(b, l,
+                                        arith::DivFOp::create(b, l, k, f(2))),
                   arith::DivFOp::create(b, l, k, f(2)));
-              Value a = below ? arith::AddFOp::create(b, l, nearEnd, r).getResult()
-                              : arith::SubFOp::create(b, l, nearEnd, r).getResult();
-              Value z = below ? arith::SubFOp::create(b, l, farEnd, r).getResult()
-                              : arith::AddFOp::create(b, l, farEnd, r).getResult();
+              Value a =
+                  below ? arith::AddFOp::create(b, l, nearEnd, r).getResult()
+                        : arith::SubFOp::create(b, l, nearEnd, r).getResult();
+              Value z =
+                  below ? arith::SubFOp::create(b, l, farEnd, r).getResult()
+                        : arith::AddFOp::create(b, l, farEnd, r).getResult();
               return arith::SelectOp::create(b, l, even, a, z).getResult();
             };
-            Value isBelow = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
-                                                  v, lo);
-            Value isAbove = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
-                                                  v, hi);
-            Value belowV = fold(arith::SubFOp::create(b, l, lo, v), lo, hi, true);
-            Value aboveV = fold(arith::SubFOp::create(b, l, v, hi), hi, lo, false);
+            Value isBelow =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, v, lo);
+            Value isAbove =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v, hi);
+            Value belowV =
+                fold(arith::SubFOp::create(b, l, lo, v), lo, hi, true);
+            Value aboveV =
+                fold(arith::SubFOp::create(b, l, v, hi), hi, lo, false);
             Value zeroRange = arith::CmpFOp::create(
                 b, l, arith::CmpFPredicate::OEQ, range, f(0));
             Value r = arith::SelectOp::create(
@@ -138,36 +153,36 @@ public:
             }
             return v;
           };
-          Value gx = pad(unnormalise(gridAt(0), wf), wf);
-          Value gy = pad(unnormalise(gridAt(1), hf), hf);
-          // The pixel at integer (iy, ix) (f64 values), with padding.
-          auto pixel = [&](Value iy, Value ix) -> Value {
+          // The sampling point per spatial dim (D,) H, W.
+          SmallVector<Value> point;
+          for (int64_t i = 0; i < dims; ++i)
+            point.push_back(
+                pad(unnormalise(gridAt(dims - 1 - i), sizeF[i]), sizeF[i]));
+          // The pixel at integer coordinates `idx` (f64 values, one per
+          // spatial dim), with padding.
+          auto pixel = [&](SmallVector<Value> idx) -> Value {
             Value inside;
-            if (padding == "zeros") {
-              Value okx = arith::AndIOp::create(
-                  b, l,
-                  arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, ix, f(0)),
-                  arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, ix, wf));
-              Value oky = arith::AndIOp::create(
-                  b, l,
-                  arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, iy, f(0)),
-                  arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, iy, hf));
-              inside = arith::AndIOp::create(b, l, okx, oky);
-            } else if (padding == "reflection") {
-              auto [lox, hix] = bounds(wf);
-              auto [loy, hiy] = bounds(hf);
-              ix = reflect(ix, lox, hix);
-              iy = reflect(iy, loy, hiy);
+            SmallVector<Value> read{n, c};
+            for (int64_t i = 0; i < dims; ++i) {
+              if (padding == "zeros") {
+                Value ok = arith::AndIOp::create(
+                    b, l,
+                    arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE,
+                                          idx[i], f(0)),
+                    arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
+                                          idx[i], sizeF[i]));
+                inside = inside ? arith::AndIOp::create(b, l, inside, ok) : ok;
+              } else if (padding == "reflection") {
+                auto [lo, hi] = bounds(sizeF[i]);
+                idx[i] = reflect(idx[i], lo, hi);
+              }
+              // Clamp so that the read stays in bounds in every mode.
+              Value clamped = arith::MinimumFOp::create(
+                  b, l, arith::MaximumFOp::create(b, l, idx[i], f(0)),
+                  arith::SubFOp::create(b, l, sizeF[i], f(1)));
+              read.push_back(toIndex(clamped));
             }
-            // Clamp so that the read stays in bounds in every mode.
-            Value cx = arith::MinimumFOp::create(
-                b, l, arith::MaximumFOp::create(b, l, ix, f(0)),
-                arith::SubFOp::create(b, l, wf, f(1)));
-            Value cy = arith::MinimumFOp::create(
-                b, l, arith::MaximumFOp::create(b, l, iy, f(0)),
-                arith::SubFOp::create(b, l, hf, f(1)));
-            Value v = tensor::ExtractOp::create(
-                b, l, x, ValueRange{n, c, toIndex(cy), toIndex(cx)});
+            Value v = tensor::ExtractOp::create(b, l, x, read);
             Value vf = castScalar(b, l, v, xElem, f64);
             if (inside)
               vf = arith::SelectOp::create(b, l, inside, vf, f(0));
@@ -175,25 +190,38 @@ public:
           };
           Value result;
           if (mode == "nearest") {
-            result = pixel(math::RoundEvenOp::create(b, l, gy),
-                           math::RoundEvenOp::create(b, l, gx));
+            SmallVector<Value> idx;
+            for (Value p : point)
+              idx.push_back(math::RoundEvenOp::create(b, l, p));
+            result = pixel(idx);
           } else if (mode == "linear") {
-            Value x0 = math::FloorOp::create(b, l, gx);
-            Value y0 = math::FloorOp::create(b, l, gy);
-            Value x1 = arith::AddFOp::create(b, l, x0, f(1));
-            Value y1 = arith::AddFOp::create(b, l, y0, f(1));
-            Value dx = arith::SubFOp::create(b, l, gx, x0);
-            Value dy = arith::SubFOp::create(b, l, gy, y0);
-            Value ex = arith::SubFOp::create(b, l, f(1), dx);
-            Value ey = arith::SubFOp::create(b, l, f(1), dy);
-            auto term = [&](Value wy, Value wx, Value iy, Value ix) -> Value {
-              return arith::MulFOp::create(
-                  b, l, arith::MulFOp::create(b, l, wy, wx), pixel(iy, ix));
-            };
-            result = term(ey, ex, y0, x0);
-            result = arith::AddFOp::create(b, l, result, term(ey, dx, y0, x1));
-            result = arith::AddFOp::create(b, l, result, term(dy, ex, y1, x0));
-            result = arith::AddFOp::create(b, l, result, term(dy, dx, y1, x1));
+            // 2^dims corners, each weighted by the product of its per-dim
+            // weights (1 - d at the lower corner, d at the upper).
+            SmallVector<Value> lower, frac;
+            for (Value p : point) {
+              Value lo = math::FloorOp::create(b, l, p);
+              lower.push_back(lo);
+              frac.push_back(arith::SubFOp::create(b, l, p, lo));
+            }
+            result = f(0);
+            for (int64_t corner = 0; corner < (int64_t(1) << dims); ++corner) {
+              SmallVector<Value> idx;
+              Value weight = f(1);
+              for (int64_t i = 0; i < dims; ++i) {
+                bool upper = (corner >> (dims - 1 - i)) & 1;
+                idx.push_back(upper
+                                  ? arith::AddFOp::create(b, l, lower[i], f(1))
+                                        .getResult()
+                                  : lower[i]);
+                Value wi = upper ? frac[i]
+                                 : arith::SubFOp::create(b, l, f(1), frac[i])
+                                       .getResult();
+                weight = arith::MulFOp::create(b, l, weight, wi);
+              }
+              result = arith::AddFOp::create(
+                  b, l, result,
+                  arith::MulFOp::create(b, l, weight, pixel(idx)));
+            }
           } else {
             // Bicubic, a = -0.75.
             double a = -0.75;
@@ -204,6 +232,7 @@ public:
                     b, l, arith::SubFOp::create(b, l, t, f(k)), a));
               return cs;
             };
+            Value gy = point[0], gx = point[1];
             Value x0 = math::FloorOp::create(b, l, gx);
             Value y0 = math::FloorOp::create(b, l, gy);
             SmallVector<Value> wx = coeffs(arith::SubFOp::create(b, l, gx, x0));
@@ -216,7 +245,7 @@ public:
                 Value wgt = arith::MulFOp::create(b, l, wy[i], wx[j]);
                 result = arith::AddFOp::create(
                     b, l, result,
-                    arith::MulFOp::create(b, l, wgt, pixel(iy, ix)));
+                    arith::MulFOp::create(b, l, wgt, pixel({iy, ix})));
               }
           }
           linalg::YieldOp::create(

@@ -34,3 +34,13 @@ func.func @empty_output(%x: tensor<1x4x4x4xf32>, %w: tensor<2x4x5x5xf32>) -> ten
   %0 = "onnx.Conv"(%x, %w) : (tensor<1x4x4x4xf32>, tensor<2x4x5x5xf32>) -> tensor<1x2x0x0xf32>
   return %0 : tensor<1x2x0x0xf32>
 }
+
+// -----
+
+// GridSample's cubic mode is defined for 2-D sampling only: a 5-D X has no
+// lowering, reported by name.
+func.func @grid_cubic_3d(%x: tensor<1x1x4x4x4xf32>, %g: tensor<1x2x3x3x3xf32>) -> tensor<1x1x2x3x3xf32> {
+  // expected-error @+1 {{'onnx.GridSample' is not supported by the CPU backend}}
+  %0 = "onnx.GridSample"(%x, %g) {mode = "cubic"} : (tensor<1x1x4x4x4xf32>, tensor<1x2x3x3x3xf32>) -> tensor<1x1x2x3x3xf32>
+  return %0 : tensor<1x1x2x3x3xf32>
+}
