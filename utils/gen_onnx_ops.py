@@ -77,7 +77,7 @@ VERSIONS = {
     "BitwiseAnd": 18, "BitwiseNot": 18, "BitwiseOr": 18, "BitwiseXor": 18,
     "BitCast": 26, "CumProd": 26, "TensorScatter": 24,
     "Gelu": 20, "Mish": 22, "RMSNormalization": 23, "Swish": 24,
-    "LinearAttention": 27,
+    "LinearAttention": 27, "Col2Im": 18, "AffineGrid": 20,
 }
 
 OPSET_CHANGES = os.path.join(ROOT, "lib/Importer/OpsetChanges.def")

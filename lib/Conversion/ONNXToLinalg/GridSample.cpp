@@ -1,4 +1,4 @@
-//===- GridSample.cpp - GridSample (2-D, 3-D) -> linalg.generic -----------===//
+//===- GridSample.cpp - GridSample, AffineGrid -> linalg.generic ----------===//
 //
 // One linalg.generic over the N x C x (Dout) x Hout x Wout output. The grid
 // gives normalised (x, y[, z]) per output position; they are unnormalised
@@ -257,9 +257,98 @@ public:
   }
 };
 
+/// AffineGrid-20: grid[n, (d,) h, w, k] = theta[n, k, :] . (x, y, (z,) 1)
+/// with the normalised coordinates of w, h (and d): -1 + 2i / (size - 1)
+/// with align_corners (-1 for a size of 1, as ONNX's reference), else
+/// (2i + 1) / size - 1. The spatial sizes are `size`'s run-time values.
+class AffineGridLowering : public OpConversionPattern<ONNXAffineGridOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNXAffineGridOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = getConvertedResultType(*getTypeConverter(), op);
+    auto thetaType = dyn_cast<RankedTensorType>(adaptor.getTheta().getType());
+    if (!resultType || !thetaType || thetaType.getRank() != 3 ||
+        (resultType.getRank() != 4 && resultType.getRank() != 5) ||
+        !isa<FloatType>(thetaType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "theta (N, 2, 3) or (N, 3, 4)");
+    Location loc = op.getLoc();
+    int64_t dims = resultType.getRank() - 2;
+    Value theta = adaptor.getTheta();
+    IndexMath m(rewriter, loc);
+    // size = (N, C, (D,) H, W).
+    SmallVector<OpFoldResult> sizes{getDims(rewriter, loc, theta)[0]};
+    SmallVector<Value> spatial;
+    for (int64_t i = 0; i < dims; ++i) {
+      Value v = tensor::ExtractOp::create(rewriter, loc, adaptor.getSize(),
+                                          ValueRange{m.c(2 + i)});
+      spatial.push_back(scalarToIndex(rewriter, loc, v, nullptr));
+      sizes.push_back(spatial.back());
+    }
+    sizes.push_back(rewriter.getIndexAttr(dims));
+    bool alignCorners = op.getAlignCorners() != 0;
+    Type f64 = rewriter.getF64Type();
+    Type elem = getONNXElementType(op.getTheta());
+    Value result = buildIndexedGeneric(
+        rewriter, loc, resultType, preferStatic(rewriter, resultType, sizes),
+        {}, {},
+        [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
+          IndexMath mm(b, l);
+          auto f = [&](double v) { return createScalarConstant(b, l, f64, v); };
+          auto toF64 = [&](Value index) -> Value {
+            return arith::SIToFPOp::create(
+                b, l, f64,
+                arith::IndexCastOp::create(b, l, b.getI64Type(), index));
+          };
+          Value k = ivs[dims + 1];
+          auto thetaAt = [&](Value j) {
+            Value v = tensor::ExtractOp::create(b, l, theta,
+                                                ValueRange{ivs[0], k, j});
+            return castScalar(b, l, v, elem, f64);
+          };
+          Value acc = thetaAt(mm.c(dims));
+          // Component j (x, y, z) is spatial dim dims - 1 - j.
+          for (int64_t j = 0; j < dims; ++j) {
+            int64_t d = dims - 1 - j;
+            Value i = toF64(ivs[1 + d]), size = toF64(spatial[d]);
+            Value coord;
+            if (alignCorners) {
+              Value span = arith::SubFOp::create(b, l, size, f(1));
+              Value c = arith::AddFOp::create(
+                  b, l, f(-1),
+                  arith::DivFOp::create(
+                      b, l, arith::MulFOp::create(b, l, f(2), i), span));
+              coord = arith::SelectOp::create(
+                  b, l,
+                  arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, size,
+                                        f(1)),
+                  c, f(-1));
+            } else {
+              coord = arith::SubFOp::create(
+                  b, l,
+                  arith::DivFOp::create(
+                      b, l,
+                      arith::AddFOp::create(
+                          b, l, arith::MulFOp::create(b, l, f(2), i), f(1)),
+                      size),
+                  f(1));
+            }
+            acc = arith::AddFOp::create(
+                b, l, acc,
+                arith::MulFOp::create(b, l, thetaAt(mm.c(j)), coord));
+          }
+          return castScalar(b, l, acc, f64, elem);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateGridSamplePatterns(const TypeConverter &converter,
                                              RewritePatternSet &patterns) {
-  patterns.add<GridSampleLowering>(converter, patterns.getContext());
+  patterns.add<GridSampleLowering, AffineGridLowering>(converter,
+                                                       patterns.getContext());
 }

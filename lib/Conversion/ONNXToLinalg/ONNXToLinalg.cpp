@@ -192,6 +192,7 @@ struct ConvertONNXToLinalgPass
     populateQuantizedConvPatterns(converter, patterns);
     populateDetPatterns(converter, patterns);
     populateLinearAttentionPatterns(converter, patterns);
+    populateCol2ImPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -293,3 +293,24 @@ func.func @or_equal_comparisons(%a: tensor<3x1xi64>, %b: tensor<1x4xi64>) -> (te
   %1 = "onnx.LessOrEqual"(%a, %b) : (tensor<3x1xi64>, tensor<1x4xi64>) -> tensor<*xi1>
   return %0, %1 : tensor<*xi1>, tensor<*xi1>
 }
+
+// -----
+
+// Col2Im-18 and AffineGrid-20 (no libonnx 1.12 schema): the rank from the
+// static length of image_shape / size, the dims from their values when
+// constant, Col2Im's channels from the block size.
+// CHECK-LABEL: func.func @col2im_affine_grid
+// CHECK: "onnx.Col2Im"{{.*}} -> tensor<1x2x5x6xf32>
+// CHECK: "onnx.Col2Im"{{.*}} -> tensor<1x?x?x?x?xf32>
+// CHECK: "onnx.AffineGrid"{{.*}} -> tensor<2x4x5x2xf32>
+// CHECK: "onnx.AffineGrid"{{.*}} -> tensor<2x?x?x?x3xf32>
+func.func @col2im_affine_grid(%x: tensor<1x8x20xf32>, %rt: tensor<3xi64>, %theta: tensor<2x2x3xf32>, %theta3: tensor<2x3x4xf32>, %size5: tensor<5xi64>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %img = "onnx.Constant"() {value = dense<[5, 6]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %blk = "onnx.Constant"() {value = dense<[2, 2]> : tensor<2xi64>} : () -> tensor<2xi64>
+  %size = "onnx.Constant"() {value = dense<[2, 1, 4, 5]> : tensor<4xi64>} : () -> tensor<4xi64>
+  %0 = "onnx.Col2Im"(%x, %img, %blk) : (tensor<1x8x20xf32>, tensor<2xi64>, tensor<2xi64>) -> tensor<*xf32>
+  %1 = "onnx.Col2Im"(%x, %rt, %rt) : (tensor<1x8x20xf32>, tensor<3xi64>, tensor<3xi64>) -> tensor<*xf32>
+  %2 = "onnx.AffineGrid"(%theta, %size) : (tensor<2x2x3xf32>, tensor<4xi64>) -> tensor<*xf32>
+  %3 = "onnx.AffineGrid"(%theta3, %size5) : (tensor<2x3x4xf32>, tensor<5xi64>) -> tensor<*xf32>
+  return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}

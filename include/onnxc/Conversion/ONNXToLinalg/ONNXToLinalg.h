@@ -83,6 +83,9 @@ void populateDetPatterns(const TypeConverter &converter,
 /// LinearAttention: the recurrence token by token.
 void populateLinearAttentionPatterns(const TypeConverter &converter,
                                      RewritePatternSet &patterns);
+/// Col2Im: a scatter-add of the columns into the image.
+void populateCol2ImPatterns(const TypeConverter &converter,
+                            RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)

@@ -452,10 +452,70 @@ std::optional<SmallVector<Type>> inferLinearAttention(Operation *op) {
       RankedTensorType::get({q.getDimSize(0), hkv, dk, dv}, stateElem)};
 }
 
+/// The values of a constant 1-D integer operand (getKnownData), if known.
+std::optional<SmallVector<int64_t>> knownInts(Value v) {
+  auto data = dyn_cast_or_null<DenseIntElementsAttr>(getKnownData(v));
+  if (!data)
+    return std::nullopt;
+  SmallVector<int64_t> out;
+  for (const APInt &x : data.getValues<APInt>())
+    out.push_back(x.getSExtValue());
+  return out;
+}
+
+/// Col2Im-18: (N, C, image_shape...) with C = input's dim 1 / prod(block
+/// shape); AffineGrid-20: (N, H, W, 2) or (N, D, H, W, 3) from `size` = (N,
+/// C, (D,) H, W). The rank comes from the static length of image_shape or
+/// size, the dims from their values where they are constants.
+std::optional<SmallVector<Type>> inferShapeFromOperand(Operation *op) {
+  int64_t dyn = ShapedType::kDynamic;
+  if (auto col = dyn_cast<ONNXCol2ImOp>(op)) {
+    auto in = dyn_cast<RankedTensorType>(col.getInput().getType());
+    auto image = dyn_cast<RankedTensorType>(col.getImageShape().getType());
+    if (!in || in.getRank() != 3 || !image || image.getRank() != 1 ||
+        image.isDynamicDim(0))
+      return std::nullopt;
+    SmallVector<int64_t> shape{in.getDimSize(0), dyn};
+    auto block = knownInts(col.getBlockShape());
+    if (block && !in.isDynamicDim(1)) {
+      int64_t k = 1;
+      for (int64_t b : *block)
+        k *= b;
+      if (k > 0 && in.getDimSize(1) % k == 0)
+        shape[1] = in.getDimSize(1) / k;
+    }
+    if (auto dims = knownInts(col.getImageShape()))
+      shape.append(dims->begin(), dims->end());
+    else
+      shape.append(image.getDimSize(0), dyn);
+    return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
+  }
+  if (auto ag = dyn_cast<ONNXAffineGridOp>(op)) {
+    auto theta = dyn_cast<RankedTensorType>(ag.getTheta().getType());
+    auto size = dyn_cast<RankedTensorType>(ag.getSize().getType());
+    if (!theta || !size || size.getRank() != 1 || size.isDynamicDim(0) ||
+        (size.getDimSize(0) != 4 && size.getDimSize(0) != 5))
+      return std::nullopt;
+    int64_t spatial = size.getDimSize(0) - 2;
+    SmallVector<int64_t> shape{theta.getRank() == 3 ? theta.getDimSize(0)
+                                                    : dyn};
+    if (auto dims = knownInts(ag.getSize()))
+      shape.append(dims->begin() + 2, dims->end());
+    else
+      shape.append(spatial, dyn);
+    shape.push_back(spatial);
+    return SmallVector<Type>{
+        RankedTensorType::get(shape, theta.getElementType())};
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 FailureOr<SmallVector<Type>>
 mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
+  if (std::optional<SmallVector<Type>> types = inferShapeFromOperand(op))
+    return *types;
   if (std::optional<SmallVector<Type>> types = inferLinearAttention(op))
     return *types;
   if (std::optional<SmallVector<Type>> types = inferResize(op))

@@ -59,6 +59,45 @@ def ONNXAddOp : ONNX_Op<"Add", 14, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$C);
 }
 
+def ONNXAffineGridOp : ONNX_Op<"AffineGrid", 20, [Pure]> {
+  let summary = "ONNX AffineGrid operation (ai.onnx version 20)";
+  let description = [{
+    Generates a 2D or 3D flow field (sampling grid), given a batch of affine matrices theta
+    (https://pytorch.org/docs/stable/generated/torch.nn.functional.affine_grid.html).
+    An affine matrix `theta` is applied to a position tensor represented in its homogeneous expression. Here is an example in 3D:
+    ```
+    [r00, r01, r02, t0]   [x]   [x']
+    [r10, r11, r12, t1] * [y] = [y']
+    [r20, r21, r22, t2]   [z]   [z']
+    [0,   0,   0,   1 ]   [1]   [1 ]
+    ```
+    where `(x, y, z)` is the position in the original space, `(x', y', z')` is the position in the output space.
+    The last row is always `[0, 0, 0, 1]` and is not stored in the affine matrix. Therefore we have `theta` of shape `(N, 2, 3)` for 2D or `(N, 3, 4)` for 3D.
+
+    Input `size` is used to define grid of positions evenly spaced in the original 2D or 3D space, with dimensions ranging from `-1` to `1`.
+    The output `grid` contains positions in the output space.
+
+    When `align_corners=1`, consider `-1` and `1` to refer to the centers of the corner pixels (mark `v` in illustration).
+    ```
+    v            v            v            v
+    |-------------------|------------------|
+    -1                  0                  1
+    ```
+    When `align_corners=0`, consider `-1` and `1` to refer to the outer edge of the corner pixels.
+    ```
+        v        v         v         v
+    |------------------|-------------------|
+    -1                 0                   1
+    ```
+  }];
+  let arguments = (ins
+    TensorOf<[BF16, F16, F32, F64]>:$theta,
+    TensorOf<[I64]>:$size,
+    DefaultValuedAttr<I64Attr, "0">:$align_corners);
+  let results = (outs
+    TensorOf<[BF16, F16, F32, F64]>:$grid);
+}
+
 def ONNXAndOp : ONNX_Op<"And", 7, [Pure]> {
   let summary = "ONNX And operation (ai.onnx version 7)";
   let description = [{
@@ -558,6 +597,31 @@ def ONNXClipOp : ONNX_Op<"Clip", 13, [Pure, AttrSizedOperandSegments]> {
     Optional<TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>>:$max);
   let results = (outs
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, F16, F32, F64, BF16]>:$output);
+}
+
+def ONNXCol2ImOp : ONNX_Op<"Col2Im", 18, [Pure]> {
+  let summary = "ONNX Col2Im operation (ai.onnx version 18)";
+  let description = [{
+    The operator rearranges column blocks back into a multidimensional image
+
+    Col2Im behaves similarly to PyTorch's fold https://pytorch.org/docs/stable/generated/torch.nn.Fold.html,
+    but it only supports *batched* multi-dimensional image tensors.
+    Another implementation in Python with N-dimension support can be found at https://github.com/f-dangel/unfoldNd/.
+
+    NOTE:
+      Although specifying image_shape looks redundant because it could be calculated from
+      convolution formulas, it is required as input for more advanced scenarios as explained
+      at PyTorch's implementation (https://github.com/pytorch/pytorch/blob/master/aten/src/ATen/native/Col2Im.cpp#L10)
+  }];
+  let arguments = (ins
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$input,
+    TensorOf<[I64]>:$image_shape,
+    TensorOf<[I64]>:$block_shape,
+    OptionalAttr<I64ArrayAttr>:$dilations,
+    OptionalAttr<I64ArrayAttr>:$pads,
+    OptionalAttr<I64ArrayAttr>:$strides);
+  let results = (outs
+    TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>]>:$output);
 }
 
 def ONNXCompressOp : ONNX_Op<"Compress", 28, [Pure]> {
