@@ -78,6 +78,8 @@ VERSIONS = {
     "BitCast": 26, "CumProd": 26, "TensorScatter": 24,
     "Gelu": 20, "Mish": 22, "RMSNormalization": 23, "Swish": 24,
     "LinearAttention": 27, "Col2Im": 18, "AffineGrid": 20,
+    # 20: the axis attribute became an optional input (a run-time scalar).
+    "DFT": 20,
 }
 
 OPSET_CHANGES = os.path.join(ROOT, "lib/Importer/OpsetChanges.def")

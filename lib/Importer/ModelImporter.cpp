@@ -810,30 +810,15 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
     auto [newVersion, modelled] =
         classifyNewerVersion(node.op_type(), opset, info->sinceVersion);
     version = newVersion ? newVersion : opset17Version(node.op_type());
-    std::string reason;
     if (modelled && version && !upgradeToDialect(node, version, *info))
       usable = false;
-    if (!modelled && hasNodeAdapter(node.op_type())) {
-      std::string originalType = node.op_type();
-      AdapterContext adapter = makeAdapterContext();
-      if (succeeded(adaptNode(node, version, adapter, reason))) {
-        modelled = true;
-        info = lookupONNXOpInfo(domain, node.op_type());
-      } else {
-        reason = originalType + "-" + std::to_string(version) + " " + reason +
-                 ", which the dialect's version " +
-                 std::to_string(info->sinceVersion) + " cannot express";
-      }
-    }
     if (!modelled) {
       usable = false;
       noteUnsupported(node, domain, version,
-                      reason.empty()
-                          ? "version " + std::to_string(version) +
-                                " changed the operator; the dialect models "
-                                "version " +
-                                std::to_string(info->sinceVersion)
-                          : reason);
+                      "version " + std::to_string(version) +
+                          " changed the operator; the dialect models "
+                          "version " +
+                          std::to_string(info->sinceVersion));
     }
   } else if (domain == "ai.onnx.ml" && opset > kDialectMLOpset &&
              !isModelledMLVersion(node, opset)) {

@@ -1,4 +1,4 @@
-//===- NodeAdapters.cpp - Newer operator versions -> the dialect's --------===//
+//===- NodeAdapters.cpp - Older operator versions -> the dialect's --------===//
 
 #include "NodeAdapters.h"
 
@@ -43,38 +43,6 @@ void truncateInputs(onnx::NodeProto &node, int size) {
     node.mutable_input()->RemoveLast();
   while (node.input_size() && node.input(node.input_size() - 1).empty())
     node.mutable_input()->RemoveLast();
-}
-
-int64_t rankOf(AdapterContext &ctx, StringRef name) {
-  auto t = dyn_cast_or_null<RankedTensorType>(ctx.typeOf(name));
-  return t ? t.getRank() : -1;
-}
-
-LogicalResult adaptDFT(onnx::NodeProto &node, AdapterContext &ctx,
-                       std::string &reason) {
-  int64_t rank = rankOf(ctx, input(node, 0));
-  int64_t axis = -2;
-  if (!input(node, 2).empty()) {
-    auto axes = ctx.constantInts(input(node, 2));
-    if (!axes || axes->size() != 1) {
-      reason = "takes its axis from a non-constant input";
-      return failure();
-    }
-    axis = (*axes)[0];
-  }
-  if (axis < 0) {
-    if (rank < 0) {
-      reason = "has a negative axis on an input of unknown rank";
-      return failure();
-    }
-    axis += rank;
-  }
-  truncateInputs(node, 2);
-  auto *a = node.add_attribute();
-  a->set_name("axis");
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(axis);
-  return success();
 }
 
 // Reduce* before 18 (ReduceSum before 13): the `axes` attribute becomes the
@@ -147,6 +115,23 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   // OptionalHasElement-18 only accepts more: no input, plain tensors.
   if (op == "OptionalHasElement")
     return success();
+  // DFT-20 took the axis attribute (default 1) as an optional input (a
+  // scalar whose default, -2, differs): the attribute's value becomes a
+  // constant input.
+  if (op == "DFT") {
+    if (version < 20 && dialectVersion >= 20) {
+      const auto *axis = findNodeAttr(node, "axis");
+      int64_t value = axis ? axis->i() : 1;
+      removeAttr(node, "axis");
+      while (node.input_size() < 2)
+        node.add_input("");
+      truncateInputs(node, 2);
+      while (node.input_size() < 2)
+        node.add_input("");
+      node.add_input(ctx.makeInt64Constant({value}));
+    }
+    return success();
+  }
   // GridSample-20 renamed the modes (bilinear -> linear, bicubic -> cubic;
   // the default is the same mode) and allowed N-D grids.
   if (op == "GridSample") {
@@ -167,22 +152,5 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   reason = "version " + std::to_string(version) +
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
-  return failure();
-}
-
-bool mlir::onnxc::hasNodeAdapter(StringRef opType) {
-  return llvm::StringSwitch<bool>(opType)
-      .Cases({"DFT"},
-             true)
-      .Default(false);
-}
-
-LogicalResult mlir::onnxc::adaptNode(onnx::NodeProto &node, int version,
-                                     AdapterContext &ctx,
-                                     std::string &reason) {
-  StringRef op = node.op_type();
-  if (op == "DFT")
-    return adaptDFT(node, ctx, reason);
-  reason = "no adapter";
   return failure();
 }

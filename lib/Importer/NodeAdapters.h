@@ -3,10 +3,9 @@
 // The dialect models most ai.onnx operators at their newest version up to
 // opset 17, some at a newer one (utils/gen_onnx_ops.py, VERSIONS).
 // Upgrades rewrite a node of an older version into the dialect's (Reduce*'s
-// axes attribute becomes a constant input); they are total. Adapters rewrite
-// a node of a newer version (opsets 18-28) whose change the node does not
-// use (an attribute left at its default, an input moved from an attribute
-// that holds a constant) into the dialect's older form, and refuse the rest.
+// and DFT's axes attributes become constant inputs); they are total. There
+// are no downgrades: a node of a newer version than the dialect's that
+// changed more than types is reported unsupported.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXC_LIB_IMPORTER_NODEADAPTERS_H
@@ -23,7 +22,7 @@
 
 namespace mlir::onnxc {
 
-/// What an adapter may ask of the importer.
+/// What an upgrade may ask of the importer.
 struct AdapterContext {
   /// The integer values of a constant input (initializer or Constant node).
   std::function<std::optional<SmallVector<int64_t>>(StringRef name)>
@@ -45,15 +44,6 @@ const onnx::AttributeProto *findNodeAttr(const onnx::NodeProto &node,
 LogicalResult upgradeNode(onnx::NodeProto &node, int version,
                           int dialectVersion, AdapterContext &ctx,
                           std::string &reason);
-
-/// Whether an adapter exists for `opType`.
-bool hasNodeAdapter(StringRef opType);
-
-/// Rewrites `node`, an ai.onnx node of operator version `version` (> 17),
-/// into the opset-17 form. On failure `reason` says which feature of the
-/// newer version the node uses.
-LogicalResult adaptNode(onnx::NodeProto &node, int version,
-                        AdapterContext &ctx, std::string &reason);
 
 } // namespace mlir::onnxc
 

@@ -25,9 +25,9 @@ namespace {
 
 /// sums + (re + i im) * (cos theta + i sign sin theta): the next partial
 /// sums of a transform (sign -1 forward, +1 inverse).
-SmallVector<Value> accumulateTwiddled(OpBuilder &b, Location l,
-                                      ValueRange sums, Value re, Value im,
-                                      Value theta, bool inverse) {
+SmallVector<Value> accumulateTwiddled(OpBuilder &b, Location l, ValueRange sums,
+                                      Value re, Value im, Value theta,
+                                      bool inverse) {
   Value c = math::CosOp::create(b, l, theta);
   Value s = math::SinOp::create(b, l, theta);
   if (!inverse)
@@ -64,30 +64,77 @@ public:
     if (!elem || (parts != 1 && parts != 2) ||
         (outParts != 2 && !(hermitian && outParts == 1)))
       return rewriter.notifyMatchFailure(op, "needs float, last dim 1 or 2");
-    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    if (axis < 1 || axis > rank - 2)
-      return op.emitError() << "'onnx.DFT': axis " << op.getAxis()
-                            << " is not a signal dim (1 .. rank - 2)";
     Location loc = op.getLoc();
     IndexMath m(rewriter, loc);
-    Value inLen = getDimValue(rewriter, loc, input, axis);
+    // The signal axis (DFT-20: a scalar input, -2 when absent): a constant,
+    // or a run-time value that selects among dims 1 .. rank - 2.
+    std::optional<int64_t> axis = -2;
+    Value axisValue;
+    if (Value a = adaptor.getAxis()) {
+      auto values = getConstantIntValues(op.getAxis());
+      if (succeeded(values) && values->size() == 1)
+        axis = (*values)[0];
+      else
+        axis = std::nullopt;
+      if (!axis) {
+        axisValue = m.wrapNegative(
+            scalarToIndex(rewriter, loc, extractScalar(rewriter, loc, a),
+                          nullptr),
+            m.c(rank));
+        emitRuntimeCheck(
+            rewriter, loc, op,
+            arith::OrIOp::create(
+                rewriter, loc,
+                m.cmp(arith::CmpIPredicate::slt, axisValue, m.c(1)),
+                m.cmp(arith::CmpIPredicate::sgt, axisValue, m.c(rank - 2))),
+            "axis {0} is not a signal dim (1 .. {1})",
+            {axisValue, m.c(rank - 2)});
+      }
+    }
+    if (axis) {
+      if (*axis < 0)
+        *axis += rank;
+      if (*axis < 1 || *axis > rank - 2)
+        return op.emitError() << "'onnx.DFT': axis " << *axis
+                              << " is not a signal dim (1 .. rank - 2)";
+    }
+    // Whether dim d is the signal axis (i1, folded for a constant axis),
+    // and the value of per-dim `values` at the axis.
+    auto isAxis = [&](OpBuilder &b, Location l, int64_t d) -> Value {
+      if (axis)
+        return arith::ConstantIntOp::create(b, l, d == *axis, 1);
+      return IndexMath(b, l).cmp(arith::CmpIPredicate::eq, axisValue,
+                                 IndexMath(b, l).c(d));
+    };
+    auto atAxis = [&](OpBuilder &b, Location l, ValueRange values) -> Value {
+      if (axis)
+        return values[*axis];
+      Value v = values[1];
+      for (int64_t d = 2; d <= rank - 2; ++d)
+        v = IndexMath(b, l).select(isAxis(b, l, d), values[d], v);
+      return v;
+    };
+    Value inLen = atAxis(rewriter, loc, dimValues(rewriter, loc, input));
     Value n = hermitian ? m.mul(m.sub(inLen, m.c(1)), m.c(2)) : inLen;
     if (Value len = adaptor.getDftLength()) {
       n = scalarToIndex(rewriter, loc, extractScalar(rewriter, loc, len),
                         getONNXElementType(op.getDftLength()));
-      emitRuntimeCheck(rewriter, loc, op, m.cmp(arith::CmpIPredicate::sle, n,
-                                                m.c(0)),
+      emitRuntimeCheck(rewriter, loc, op,
+                       m.cmp(arith::CmpIPredicate::sle, n, m.c(0)),
                        "dft_length {0} is not positive", {n});
     }
     // The result's dims: the input's, the signal's n (n/2+1 onesided).
     SmallVector<OpFoldResult> sizes;
-    for (int64_t d = 0; d < rank - 1; ++d)
-      sizes.push_back(d == axis ? getAsOpFoldResult(
-                                      onesided && !inverse
-                                          ? m.add(m.div(n, m.c(2)), m.c(1))
-                                          : n)
-                                : getAsOpFoldResult(
-                                      getDimValue(rewriter, loc, input, d)));
+    Value outLen = onesided && !inverse ? m.add(m.div(n, m.c(2)), m.c(1)) : n;
+    for (int64_t d = 0; d < rank - 1; ++d) {
+      Value inDim = getDimValue(rewriter, loc, input, d);
+      if (d == 0)
+        sizes.push_back(getAsOpFoldResult(inDim));
+      else if (axis)
+        sizes.push_back(getAsOpFoldResult(d == *axis ? outLen : inDim));
+      else
+        sizes.push_back(m.select(isAxis(rewriter, loc, d), outLen, inDim));
+    }
     sizes.push_back(rewriter.getIndexAttr(outParts));
     emitComputedSizesCheck(rewriter, loc, op, sizes, resultType,
                            "the transform gives");
@@ -104,7 +151,7 @@ public:
             Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
             return arith::SIToFPOp::create(b, l, acc, i64);
           };
-          Value k = ivs[axis];
+          Value k = atAxis(b, l, ivs);
           Value nF = toFloat(n);
           Value step = arith::DivFOp::create(b, l, f(2 * M_PI), nF);
           Value zero = f(0);
@@ -115,13 +162,15 @@ public:
                 IndexMath lm(lb, ll);
                 SmallVector<Value> at(ivs.begin(), ivs.end());
                 // Hermitian: bin j >= inLen is the conjugate of bin n - j.
-                Value mirrored;
+                Value mirrored, jAt = j;
                 if (hermitian) {
                   mirrored = lm.cmp(arith::CmpIPredicate::sge, j, inLen);
-                  at[axis] = lm.select(mirrored, lm.sub(n, j), j);
-                } else {
-                  at[axis] = j;
+                  jAt = lm.select(mirrored, lm.sub(n, j), j);
                 }
+                for (int64_t d = 1; d <= rank - 2; ++d)
+                  if (!axis || d == *axis)
+                    at[d] =
+                        axis ? jAt : lm.select(isAxis(lb, ll, d), jAt, at[d]);
                 at[rank - 1] = lm.c(0);
                 auto read = [&](ArrayRef<Value> idx) {
                   Value v = tensor::ExtractOp::create(lb, ll, input, idx);
@@ -139,9 +188,9 @@ public:
                 }
                 Value jk = lm.rem(lm.mul(j, k), n);
                 Value theta = arith::MulFOp::create(lb, ll, toFloat(jk), step);
-                scf::YieldOp::create(lb, ll,
-                                     accumulateTwiddled(lb, ll, sums, re, im,
-                                                        theta, inverse));
+                scf::YieldOp::create(
+                    lb, ll,
+                    accumulateTwiddled(lb, ll, sums, re, im, theta, inverse));
               });
           Value isRe = mm.cmp(arith::CmpIPredicate::eq, ivs[rank - 1], mm.c(0));
           Value v = arith::SelectOp::create(b, l, isRe, loop.getResult(0),
@@ -213,8 +262,7 @@ public:
     bool onesided = op.getOnesided() != 0;
     SmallVector<OpFoldResult> sizes = {
         getAsOpFoldResult(getDimValue(rewriter, loc, signal, 0)),
-        getAsOpFoldResult(
-            m.add(m.div(m.sub(length, frameLen), step), m.c(1))),
+        getAsOpFoldResult(m.add(m.div(m.sub(length, frameLen), step), m.c(1))),
         getAsOpFoldResult(onesided ? m.add(m.div(frameLen, m.c(2)), m.c(1))
                                    : frameLen),
         rewriter.getIndexAttr(2)};

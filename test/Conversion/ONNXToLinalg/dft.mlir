@@ -17,7 +17,7 @@
 // CHECK: arith.select
 // CHECK: arith.truncf %{{.+}} : f64 to f32
 func.func @dft_real(%x: tensor<2x8x1xf32>) -> tensor<2x8x2xf32> {
-  %0 = "onnx.DFT"(%x) : (tensor<2x8x1xf32>) -> tensor<2x8x2xf32>
+  %0 = "onnx.DFT"(%x) {operandSegmentSizes = array<i32: 1, 0, 0>} : (tensor<2x8x1xf32>) -> tensor<2x8x2xf32>
   return %0 : tensor<2x8x2xf32>
 }
 
@@ -37,7 +37,7 @@ func.func @dft_real(%x: tensor<2x8x1xf32>) -> tensor<2x8x2xf32> {
 // CHECK: scf.yield
 // CHECK: arith.divf
 func.func @irfft(%x: tensor<1x5x2xf32>) -> tensor<1x8x1xf32> {
-  %0 = "onnx.DFT"(%x) <{inverse = 1 : i64, onesided = 1 : i64}> : (tensor<1x5x2xf32>) -> tensor<1x8x1xf32>
+  %0 = "onnx.DFT"(%x) <{inverse = 1 : i64, onesided = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<1x5x2xf32>) -> tensor<1x8x1xf32>
   return %0 : tensor<1x8x1xf32>
 }
 
@@ -56,4 +56,21 @@ func.func @irfft(%x: tensor<1x5x2xf32>) -> tensor<1x8x1xf32> {
 func.func @stft_window(%x: tensor<1x128x1xf32>, %step: tensor<i64>, %w: tensor<16xf32>) -> tensor<1x15x9x2xf32> {
   %0 = "onnx.STFT"(%x, %step, %w) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<1x128x1xf32>, tensor<i64>, tensor<16xf32>) -> tensor<1x15x9x2xf32>
   return %0 : tensor<1x15x9x2xf32>
+}
+
+// -----
+
+// DFT-20 with a run-time axis on (batch, 4, 6, parts): the axis is checked
+// to be a signal dim, the signal length and each signal dim's output size
+// are selected by it, and the body reads the summed index on that dim.
+// CHECK-LABEL: func.func @dft_runtime_axis
+// CHECK: func.call @onnxc_rt_fail
+// CHECK: arith.select
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x4x6x2xf32>)
+// CHECK: scf.for
+// CHECK: arith.select
+// CHECK: tensor.extract %{{.+}} : tensor<1x4x6x1xf32>
+func.func @dft_runtime_axis(%x: tensor<1x4x6x1xf32>, %axis: tensor<i64>) -> tensor<1x4x6x2xf32> {
+  %0 = "onnx.DFT"(%x, %axis) {operandSegmentSizes = array<i32: 1, 0, 1>} : (tensor<1x4x6x1xf32>, tensor<i64>) -> tensor<1x4x6x2xf32>
+  return %0 : tensor<1x4x6x2xf32>
 }

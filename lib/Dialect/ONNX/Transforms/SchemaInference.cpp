@@ -490,6 +490,50 @@ std::optional<SmallVector<Type>> inferShapeFromOperand(Operation *op) {
       shape.append(image.getDimSize(0), dyn);
     return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
   }
+  // DFT-20: the input's shape with 2 parts (1 for an inverse onesided
+  // transform); the signal axis (-2 by default) holds dft_length or the
+  // input's length (2 (n - 1) for that inverse), n / 2 + 1 of them when a
+  // forward transform is onesided. With a run-time axis every signal dim
+  // that may change is dynamic.
+  if (auto dft = dyn_cast<ONNXDFTOp>(op)) {
+    auto in = dyn_cast<RankedTensorType>(dft.getInput().getType());
+    if (!in || in.getRank() < 3)
+      return std::nullopt;
+    int64_t rank = in.getRank();
+    bool inverse = dft.getInverse() != 0, onesided = dft.getOnesided() != 0;
+    SmallVector<int64_t> shape(in.getShape());
+    shape[rank - 1] = inverse && onesided ? 1 : 2;
+    std::optional<int64_t> axis = -2;
+    if (Value a = dft.getAxis()) {
+      auto values = knownInts(a);
+      axis = values && values->size() == 1 ? std::optional((*values)[0])
+                                           : std::nullopt;
+    }
+    std::optional<int64_t> length;
+    if (Value len = dft.getDftLength()) {
+      auto values = knownInts(len);
+      if (values && values->size() == 1)
+        length = (*values)[0];
+    }
+    auto newSize = [&](int64_t inSize) -> int64_t {
+      int64_t n = length ? *length : inSize;
+      if (!length && inverse && onesided && !ShapedType::isDynamic(inSize))
+        n = 2 * (inSize - 1);
+      if (ShapedType::isDynamic(n))
+        return dyn;
+      return onesided && !inverse ? n / 2 + 1 : n;
+    };
+    if (axis) {
+      int64_t d = *axis < 0 ? *axis + rank : *axis;
+      if (d < 1 || d > rank - 2)
+        return std::nullopt;
+      shape[d] = (dft.getDftLength() && !length) ? dyn : newSize(shape[d]);
+    } else if (dft.getDftLength() || onesided) {
+      for (int64_t d = 1; d <= rank - 2; ++d)
+        shape[d] = dyn;
+    }
+    return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
+  }
   if (auto ag = dyn_cast<ONNXAffineGridOp>(op)) {
     auto theta = dyn_cast<RankedTensorType>(ag.getTheta().getType());
     auto size = dyn_cast<RankedTensorType>(ag.getSize().getType());

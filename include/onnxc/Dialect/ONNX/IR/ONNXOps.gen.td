@@ -859,19 +859,35 @@ def ONNXCumSumOp : ONNX_Op<"CumSum", 14, [Pure]> {
     TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$y);
 }
 
-def ONNXDFTOp : ONNX_Op<"DFT", 17, [Pure]> {
-  let summary = "ONNX DFT operation (ai.onnx version 17)";
+def ONNXDFTOp : ONNX_Op<"DFT", 20, [Pure, AttrSizedOperandSegments]> {
+  let summary = "ONNX DFT operation (ai.onnx version 20)";
   let description = [{
-    Computes the discrete Fourier transform of input.
+    Computes the discrete Fourier Transform (DFT) of the input.
+
+    Assuming the input has shape `[M, N]`, where `N` is the dimension over which the
+    DFT is computed and `M` denotes the conceptual "all other dimensions,"
+    the DFT `y[m, k]` of shape `[M, N]` is defined as
+
+    $$y[m, k] = \sum_{n=0}^{N-1} e^{-2 \pi j \frac{k n}{N} } x[m, n] ,$$
+
+    and the inverse transform is defined as
+
+    $$x[m, n] = \frac{1}{N} \sum_{k=0}^{N-1} e^{2 \pi j \frac{k n}{N} } y[m, k] ,$$
+
+    where $j$ is the imaginary unit.
+
+    The actual shape of the output is specified in the "output" section.
+
+    Reference: https://docs.scipy.org/doc/scipy/tutorial/fft.html
   }];
   let arguments = (ins
-    TensorOf<[F16, F32, F64, BF16]>:$input,
+    TensorOf<[BF16, F16, F32, F64]>:$input,
     Optional<TensorOf<[I32, I64]>>:$dft_length,
-    DefaultValuedAttr<I64Attr, "1">:$axis,
+    Optional<TensorOf<[I64]>>:$axis,
     DefaultValuedAttr<I64Attr, "0">:$inverse,
     DefaultValuedAttr<I64Attr, "0">:$onesided);
   let results = (outs
-    TensorOf<[F16, F32, F64, BF16]>:$output);
+    TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
 def ONNXDepthToSpaceOp : ONNX_Op<"DepthToSpace", 28, [Pure]> {
