@@ -80,6 +80,8 @@ VERSIONS = {
     "LinearAttention": 27, "Col2Im": 18, "AffineGrid": 20,
     # 20: the axis attribute became an optional input (a run-time scalar).
     "DFT": 20,
+    "StringConcat": 20, "StringSplit": 20, "RegexFullMatch": 20,
+    "ImageDecoder": 20, "DeformConv": 22,
 }
 
 OPSET_CHANGES = os.path.join(ROOT, "lib/Importer/OpsetChanges.def")

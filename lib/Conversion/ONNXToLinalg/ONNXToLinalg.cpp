@@ -193,6 +193,7 @@ struct ConvertONNXToLinalgPass
     populateDetPatterns(converter, patterns);
     populateLinearAttentionPatterns(converter, patterns);
     populateCol2ImPatterns(converter, patterns);
+    populateDeformConvPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -86,6 +86,9 @@ void populateLinearAttentionPatterns(const TypeConverter &converter,
 /// Col2Im: a scatter-add of the columns into the image.
 void populateCol2ImPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+/// DeformConv (2-D): bilinear samples at the offset kernel taps.
+void populateDeformConvPatterns(const TypeConverter &converter,
+                                RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)

@@ -219,6 +219,16 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
       return registry->GetSchema("Add", 14, "");
     if (name == "CumProd")
       return registry->GetSchema("CumSum", 14, "");
+    // StringConcat-20: its inputs broadcast together (Add's rule);
+    // RegexFullMatch-20: a bool per element (IsNaN's rule); DeformConv-22:
+    // the output of Conv's window (X, W, kernel/pads/strides/dilations;
+    // its third input, the offsets, does not enter the rule).
+    if (name == "StringConcat")
+      return registry->GetSchema("Add", 14, "");
+    if (name == "RegexFullMatch")
+      return registry->GetSchema("IsNaN", 13, "");
+    if (name == "DeformConv")
+      return registry->GetSchema("Conv", 11, "");
     // Split-18: Split-13's rule where the parts are equal; num_outputs'
     // uneven parts are fixed up in inferTypesFromSchema.
     if (name == "Split")
@@ -534,6 +544,23 @@ std::optional<SmallVector<Type>> inferShapeFromOperand(Operation *op) {
     }
     return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
   }
+  // StringSplit-20: the substrings (input dims, then the most pieces of
+  // any element) and their counts (the input's shape).
+  if (auto split = dyn_cast<ONNXStringSplitOp>(op)) {
+    auto in = dyn_cast<RankedTensorType>(split.getX().getType());
+    if (!in)
+      return std::nullopt;
+    SmallVector<int64_t> shape(in.getShape());
+    shape.push_back(dyn);
+    return SmallVector<Type>{
+        RankedTensorType::get(shape, in.getElementType()),
+        RankedTensorType::get(in.getShape(),
+                              IntegerType::get(op->getContext(), 64))};
+  }
+  // ImageDecoder-20: (H, W, C) uint8, known only once decoded.
+  if (auto dec = dyn_cast<ONNXImageDecoderOp>(op))
+    return SmallVector<Type>{RankedTensorType::get(
+        {dyn, dyn, dyn}, getElementTypeOrSelf(dec.getEncodedStream().getType()))};
   if (auto ag = dyn_cast<ONNXAffineGridOp>(op)) {
     auto theta = dyn_cast<RankedTensorType>(ag.getTheta().getType());
     auto size = dyn_cast<RankedTensorType>(ag.getSize().getType());

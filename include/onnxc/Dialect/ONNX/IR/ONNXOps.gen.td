@@ -890,6 +890,28 @@ def ONNXDFTOp : ONNX_Op<"DFT", 20, [Pure, AttrSizedOperandSegments]> {
     TensorOf<[BF16, F16, F32, F64]>:$output);
 }
 
+def ONNXDeformConvOp : ONNX_Op<"DeformConv", 22, [Pure, AttrSizedOperandSegments]> {
+  let summary = "ONNX DeformConv operation (ai.onnx version 22)";
+  let description = [{
+    Performs deformable convolution as described in https://arxiv.org/abs/1703.06211 and https://arxiv.org/abs/1811.11168.
+    This operator specification supports the general N-D case. Note that most common use cases have 2D or 3D data.
+  }];
+  let arguments = (ins
+    TensorOf<[BF16, F16, F32, F64]>:$X,
+    TensorOf<[BF16, F16, F32, F64]>:$W,
+    TensorOf<[BF16, F16, F32, F64]>:$offset,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$B,
+    Optional<TensorOf<[BF16, F16, F32, F64]>>:$mask,
+    OptionalAttr<I64ArrayAttr>:$dilations,
+    DefaultValuedAttr<I64Attr, "1">:$group,
+    OptionalAttr<I64ArrayAttr>:$kernel_shape,
+    DefaultValuedAttr<I64Attr, "1">:$offset_group,
+    OptionalAttr<I64ArrayAttr>:$pads,
+    OptionalAttr<I64ArrayAttr>:$strides);
+  let results = (outs
+    TensorOf<[BF16, F16, F32, F64]>:$Y);
+}
+
 def ONNXDepthToSpaceOp : ONNX_Op<"DepthToSpace", 28, [Pure]> {
   let summary = "ONNX DepthToSpace operation (ai.onnx version 28)";
   let description = [{
@@ -1748,6 +1770,40 @@ def ONNXIfOp : ONNX_Op<"If", 25, [RecursiveMemoryEffects]> {
   let results = (outs
     Variadic<AnyTypeOf<[TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>, ONNX_SeqOf<[TensorOf<[UI8]>]>, ONNX_SeqOf<[TensorOf<[UI16]>]>, ONNX_SeqOf<[TensorOf<[UI32]>]>, ONNX_SeqOf<[TensorOf<[UI64]>]>, ONNX_SeqOf<[TensorOf<[I8]>]>, ONNX_SeqOf<[TensorOf<[I16]>]>, ONNX_SeqOf<[TensorOf<[I32]>]>, ONNX_SeqOf<[TensorOf<[I64]>]>, ONNX_SeqOf<[TensorOf<[BF16]>]>, ONNX_SeqOf<[TensorOf<[F16]>]>, ONNX_SeqOf<[TensorOf<[F32]>]>, ONNX_SeqOf<[TensorOf<[F64]>]>, ONNX_SeqOf<[TensorOf<[ONNX_String]>]>, ONNX_SeqOf<[TensorOf<[I1]>]>, ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>, ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FN]>]>, ONNX_SeqOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2]>]>, ONNX_SeqOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_SeqOf<[TensorOf<[UI<4>]>]>, ONNX_SeqOf<[TensorOf<[I<4>]>]>, ONNX_SeqOf<[TensorOf<[F4E2M1FN]>]>, ONNX_SeqOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_SeqOf<[TensorOf<[UI<2>]>]>, ONNX_SeqOf<[TensorOf<[I<2>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[UI64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I8]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[BF16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F16]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F32]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[F64]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[ONNX_String]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[I1]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F32>]>]>]>, ONNX_OptOf<[ONNX_SeqOf<[TensorOf<[Complex<F64>]>]>]>, ONNX_OptOf<[TensorOf<[UI8]>]>, ONNX_OptOf<[TensorOf<[UI16]>]>, ONNX_OptOf<[TensorOf<[UI32]>]>, ONNX_OptOf<[TensorOf<[UI64]>]>, ONNX_OptOf<[TensorOf<[I8]>]>, ONNX_OptOf<[TensorOf<[I16]>]>, ONNX_OptOf<[TensorOf<[I32]>]>, ONNX_OptOf<[TensorOf<[I64]>]>, ONNX_OptOf<[TensorOf<[BF16]>]>, ONNX_OptOf<[TensorOf<[F16]>]>, ONNX_OptOf<[TensorOf<[F32]>]>, ONNX_OptOf<[TensorOf<[F64]>]>, ONNX_OptOf<[TensorOf<[ONNX_String]>]>, ONNX_OptOf<[TensorOf<[I1]>]>, ONNX_OptOf<[TensorOf<[Complex<F32>]>]>, ONNX_OptOf<[TensorOf<[Complex<F64>]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FN]>]>, ONNX_OptOf<[TensorOf<[F8E4M3FNUZ]>]>, ONNX_OptOf<[TensorOf<[F8E5M2]>]>, ONNX_OptOf<[TensorOf<[F8E5M2FNUZ]>]>, ONNX_OptOf<[TensorOf<[UI<4>]>]>, ONNX_OptOf<[TensorOf<[I<4>]>]>, ONNX_OptOf<[TensorOf<[F4E2M1FN]>]>, ONNX_OptOf<[TensorOf<[F8E8M0FNU]>]>, ONNX_OptOf<[TensorOf<[UI<2>]>]>, ONNX_OptOf<[TensorOf<[I<2>]>]>]>>:$outputs);
   let regions = (region SizedRegion<1>:$else_branch, SizedRegion<1>:$then_branch);
+}
+
+def ONNXImageDecoderOp : ONNX_Op<"ImageDecoder", 20, [Pure]> {
+  let summary = "ONNX ImageDecoder operation (ai.onnx version 20)";
+  let description = [{
+    Loads and decodes and image from a file. If it can't decode for any reason (e.g. corrupted encoded
+    stream, invalid format, it will return an empty matrix).
+    The following image formats are supported:
+    * BMP
+    * JPEG (note: Lossless JPEG support is optional)
+    * JPEG2000
+    * TIFF
+    * PNG
+    * WebP
+    * Portable image format (PBM, PGM, PPM, PXM, PNM)
+    Decoded images follow a channel-last layout: (Height, Width, Channels).
+    **JPEG chroma upsampling method:**
+    When upsampling the chroma components by a factor of 2, the pixels are linearly interpolated so that the
+    centers of the output pixels are 1/4 and 3/4 of the way between input pixel centers.
+    When rounding, 0.5 is rounded down and up at alternative pixels locations to prevent bias towards
+    larger values (ordered dither pattern).
+    Considering adjacent input pixels A, B, and C, B is upsampled to pixels B0 and B1 so that
+    ```
+    B0 = round_half_down((1/4) * A + (3/4) * B)
+    B1 = round_half_up((3/4) * B + (1/4) * C)
+    ```
+    This method,  is the default chroma upsampling method in the well-established libjpeg-turbo library,
+    also referred as "smooth" or "fancy" upsampling.
+  }];
+  let arguments = (ins
+    TensorOf<[UI8]>:$encoded_stream,
+    DefaultValuedStrAttr<StrAttr, "RGB">:$pixel_format);
+  let results = (outs
+    TensorOf<[UI8]>:$image);
 }
 
 def ONNXInstanceNormalizationOp : ONNX_Op<"InstanceNormalization", 22, [Pure]> {
@@ -3517,6 +3573,18 @@ def ONNXReduceSumSquareOp : ONNX_Op<"ReduceSumSquare", 18, [Pure]> {
     TensorOf<[UI32, UI64, I32, I64, F16, F32, F64, BF16]>:$reduced);
 }
 
+def ONNXRegexFullMatchOp : ONNX_Op<"RegexFullMatch", 20, [Pure]> {
+  let summary = "ONNX RegexFullMatch operation (ai.onnx version 20)";
+  let description = [{
+    RegexFullMatch performs a full regex match on each element of the input tensor. If an element fully matches the regex pattern specified as an attribute, the corresponding element in the output is True and it is False otherwise. [RE2](https://github.com/google/re2/wiki/Syntax) regex syntax is used.
+  }];
+  let arguments = (ins
+    TensorOf<[ONNX_String]>:$X,
+    OptionalAttr<StrAttr>:$pattern);
+  let results = (outs
+    TensorOf<[I1]>:$Y);
+}
+
 def ONNXReluOp : ONNX_Op<"Relu", 14, [Pure]> {
   let summary = "ONNX Relu operation (ai.onnx version 14)";
   let description = [{
@@ -4583,6 +4651,18 @@ def ONNXSqueezeOp : ONNX_Op<"Squeeze", 25, [Pure]> {
     TensorOf<[UI8, UI16, UI32, UI64, I8, I16, I32, I64, BF16, F16, F32, F64, ONNX_String, I1, Complex<F32>, Complex<F64>, F8E4M3FN, F8E4M3FNUZ, F8E5M2, F8E5M2FNUZ, UI<4>, I<4>, F4E2M1FN, F8E8M0FNU, UI<2>, I<2>]>:$squeezed);
 }
 
+def ONNXStringConcatOp : ONNX_Op<"StringConcat", 20, [Pure]> {
+  let summary = "ONNX StringConcat operation (ai.onnx version 20)";
+  let description = [{
+    StringConcat concatenates string tensors elementwise (with NumPy-style broadcasting support)
+  }];
+  let arguments = (ins
+    TensorOf<[ONNX_String]>:$X,
+    TensorOf<[ONNX_String]>:$Y);
+  let results = (outs
+    TensorOf<[ONNX_String]>:$Z);
+}
+
 def ONNXStringNormalizerOp : ONNX_Op<"StringNormalizer", 10, [Pure]> {
   let summary = "ONNX StringNormalizer operation (ai.onnx version 10)";
   let description = [{
@@ -4604,6 +4684,24 @@ def ONNXStringNormalizerOp : ONNX_Op<"StringNormalizer", 10, [Pure]> {
     OptionalAttr<StrArrayAttr>:$stopwords);
   let results = (outs
     TensorOf<[ONNX_String]>:$Y);
+}
+
+def ONNXStringSplitOp : ONNX_Op<"StringSplit", 20, [Pure]> {
+  let summary = "ONNX StringSplit operation (ai.onnx version 20)";
+  let description = [{
+    StringSplit splits a string tensor's elements into substrings based on a delimiter attribute and a maxsplit attribute.
+
+    The first output of this operator is a tensor of strings representing the substrings from splitting each input string on the `delimiter` substring. This tensor has one additional rank compared to the input tensor in order to store the substrings for each input element (where the input tensor is not empty). Note that, in order to ensure the same number of elements are present in the final dimension, this tensor will pad empty strings as illustrated in the examples below. Consecutive delimiters are not grouped together and are deemed to delimit empty strings, except if the `delimiter` is unspecified or is the empty string (""). In the case where the `delimiter` is unspecified or the empty string, consecutive whitespace characters are regarded as a single separator and leading or trailing whitespace is removed in the output.
+
+    The second output tensor represents the number of substrings generated. `maxsplit` can be used to limit the number of splits performed - after the `maxsplit`th split if the string is not fully split, the trailing suffix of input string after the final split point is also added. For elements where fewer splits are possible than specified in `maxsplit`, it has no effect.
+  }];
+  let arguments = (ins
+    TensorOf<[ONNX_String]>:$X,
+    OptionalAttr<StrAttr>:$delimiter,
+    OptionalAttr<I64Attr>:$maxsplit);
+  let results = (outs
+    TensorOf<[ONNX_String]>:$Y,
+    TensorOf<[I64]>:$Z);
 }
 
 def ONNXSubOp : ONNX_Op<"Sub", 14, [Pure]> {
