@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace mlir::onnxc {
 
@@ -42,6 +43,31 @@ bool hasPreviewFunctionExpansion(StringRef opType, int version);
 
 /// FlexAttention-1 (FlexAttention.cpp); as buildFunctionExpansion.
 LogicalResult buildFlexAttention(
+    const onnx::NodeProto &node,
+    const std::function<Type(StringRef name)> &typeOf,
+    onnx::FunctionProto &body, std::string &reason);
+
+/// Takes the nodes of the main graph `graph` at opset `opset` that libonnx's
+/// version converter cannot convert (Softmax-family nodes before 13,
+/// axis-broadcasting arithmetic before 7, spatial = 0 BatchNormalization)
+/// out of it, their outputs made graph inputs and their inputs graph
+/// outputs; returns them, in the domain "onnxc.legacy" (LegacyNodes.cpp).
+std::vector<onnx::NodeProto> takeOutLegacyNodes(onnx::GraphProto &graph,
+                                                int opset);
+
+/// Undoes takeOutLegacyNodes on the converted graph: drops the inputs and
+/// outputs past the original counts and puts each node back before its
+/// first reader.
+void putBackLegacyNodes(onnx::GraphProto &graph,
+                        const std::vector<onnx::NodeProto> &taken,
+                        int originalInputs, int originalOutputs);
+
+/// Whether `domain` is the one takeOutLegacyNodes gives its nodes.
+bool isLegacyDomain(StringRef domain);
+
+/// The body of a node takeOutLegacyNodes took out, at its old semantics, in
+/// opset-17 operators; as buildFunctionExpansion.
+LogicalResult buildLegacyExpansion(
     const onnx::NodeProto &node,
     const std::function<Type(StringRef name)> &typeOf,
     onnx::FunctionProto &body, std::string &reason);

@@ -405,8 +405,15 @@ LogicalResult ModelImporter::normaliseOpsets() {
     return failure();
   }
   try {
+    // Nodes the converter would assert on go around it (LegacyNodes.cpp).
+    onnx::ModelProto input = model;
+    std::vector<onnx::NodeProto> legacy =
+        takeOutLegacyNodes(*input.mutable_graph(), opset);
     onnx::ModelProto converted =
-        onnx::version_conversion::ConvertVersion(model, kDialectOpset);
+        onnx::version_conversion::ConvertVersion(input, kDialectOpset);
+    putBackLegacyNodes(*converted.mutable_graph(), legacy,
+                       model.graph().input_size(),
+                       model.graph().output_size());
     // The converter's IR knows only tensor types: take the types of graph
     // inputs and outputs from the original model.
     std::map<std::string, onnx::TypeProto> types;
@@ -734,6 +741,24 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   auto fn = functions.find(domain.str() + "|" + node.op_type());
   if (fn != functions.end())
     return inlineFunction(node, *fn->second);
+  // Old-opset nodes kept from the version converter: their old semantics
+  // in opset-17 operators.
+  if (isLegacyDomain(domain)) {
+    onnx::FunctionProto body;
+    std::string reason;
+    auto typeOf = [this](StringRef name) -> Type {
+      Value v = name.empty() ? Value() : lookup(name);
+      return v ? v.getType() : Type();
+    };
+    if (failed(buildLegacyExpansion(node, typeOf, body, reason))) {
+      noteUnsupported(node, "", -1, node.op_type() + " " + reason);
+      for (const std::string &out : node.output())
+        if (!out.empty())
+          define(out, Value());
+      return success();
+    }
+    return inlineDialectOpsetFunction(node, body);
+  }
   // ai.onnx.preview operators defined by a context-dependent function
   // (FlexAttention): the body's ai.onnx operators are at the model's opset,
   // as the modifier subgraphs spliced into it are.

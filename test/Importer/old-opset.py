@@ -26,16 +26,37 @@
 # OPSET4: %[[R:.+]] = "onnx.Reshape"(%{{.*}}, %[[SHAPE]]) {{.*}} -> tensor<4x6xf32>
 # OPSET4: "onnx.Relu"(%[[R]]) : (tensor<4x6xf32>) -> tensor<4x6xf32>
 
-# Opset 12: Softmax-11 (coerce to 2-D at `axis`) becomes Softmax-13; the
-# converter keeps the old semantics with Flatten and Reshape.
+# Opset 12: Softmax-11 (coerce to 2-D at `axis`) becomes Softmax-13 over
+# the flattened input, reshaped back to the input's shape (the importer's
+# expansion, which needs no static shape; libonnx's adapter asserts on
+# inputs of unknown shape).
 # RUN: %python %s opset12 %t/opset12.onnx
 # RUN: onnxc --emit=onnx %t/opset12.onnx -o - | FileCheck %s --check-prefix=OPSET12
 # OPSET12: onnx.opset_import = {ai.onnx = 17 : i64}
 # OPSET12: %[[FLAT:.+]] = "onnx.Flatten"(%{{.*}}) <{axis = 1 : i64}> : (tensor<2x3x4xf32>) -> tensor<2x12xf32>
-# OPSET12-DAG: %[[SHAPE:.+]] = "onnx.Constant"() <{value = dense<[2, 3, 4]> : tensor<3xi64>}>
-# OPSET12-DAG: %[[SM:.+]] = "onnx.Softmax"(%[[FLAT]]) <{axis = -1 : i64}> : (tensor<2x12xf32>) -> tensor<2x12xf32>
+# OPSET12: %[[SM:.+]] = "onnx.Softmax"(%[[FLAT]]) <{axis = -1 : i64}> : (tensor<2x12xf32>) -> tensor<2x12xf32>
+# OPSET12: %[[SHAPE:.+]] = "onnx.Shape"(%arg0)
 # OPSET12: %[[Y:.+]] = "onnx.Reshape"(%[[SM]], %[[SHAPE]])
 # OPSET12: return %[[Y]] : tensor<2x3x4xf32>
+
+# Nodes libonnx's converter asserts on go around it and are expanded at
+# their old semantics: Softmax-1 on a value of unknown shape (coerced to 2-D
+# at axis 1, reshaped back to the run-time shape), Add-6 broadcasting B
+# along axis 0 (B gets trailing 1s), BatchNormalization-6 with spatial = 0
+# (statistics per (C, H, W), elementwise).
+# RUN: %python %s legacy %t/legacy.onnx
+# RUN: onnxc --emit=onnx %t/legacy.onnx -o - | FileCheck %s --check-prefix=LEGACY
+# LEGACY: onnx.opset_import = {ai.onnx = 17 : i64}
+# LEGACY: %[[R:.+]] = "onnx.Reshape"(%arg0, %arg1)
+# LEGACY: %[[F:.+]] = "onnx.Flatten"(%[[R]]) <{axis = 1 : i64}>
+# LEGACY: %[[SM:.+]] = "onnx.Softmax"(%[[F]]) <{axis = -1 : i64}>
+# LEGACY: %[[SH:.+]] = "onnx.Shape"(%[[R]])
+# LEGACY: %[[Y:.+]] = "onnx.Reshape"(%[[SM]], %[[SH]])
+# LEGACY: %[[BU:.+]] = "onnx.Unsqueeze"(%arg2, %{{.+}}) : (tensor<2xf32>, tensor<2xi64>) -> tensor<2x1x1xf32>
+# LEGACY: %[[Z:.+]] = "onnx.Add"(%[[Y]], %[[BU]])
+# LEGACY: "onnx.Sqrt"
+# LEGACY: "onnx.Sub"(%[[Z]], %{{.+}}) : (tensor<2x?x?xf32>, tensor<3x4xf32>)
+# LEGACY-NOT: onnx.BatchNormalization
 
 import sys
 
@@ -73,6 +94,23 @@ elif mode == "opset4":
         [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [4, 6])],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 4)])
+    model.ir_version = 3
+elif mode == "legacy":
+    F, I64 = TensorProto.FLOAT, TensorProto.INT64
+    stats = [helper.make_tensor(n, F, [3, 4], [0.5] * 12) for n in ["sc", "bi", "mu", "va"]]
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "s"], ["r"]),
+         helper.make_node("Softmax", ["r"], ["y"]),
+         helper.make_node("Add", ["y", "b"], ["z"], broadcast=1, axis=0),
+         helper.make_node("BatchNormalization", ["z", "sc", "bi", "mu", "va"], ["w"],
+                          spatial=0, is_test=1)],
+        "legacy",
+        [helper.make_tensor_value_info("x", F, [2, 3, 4]),
+         helper.make_tensor_value_info("s", I64, [3]),
+         helper.make_tensor_value_info("b", F, [2])] +
+        [helper.make_tensor_value_info(t.name, F, [3, 4]) for t in stats],
+        [helper.make_tensor_value_info("w", F, None)], stats)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 6)])
     model.ir_version = 3
 elif mode == "opset12":
     graph = helper.make_graph(
