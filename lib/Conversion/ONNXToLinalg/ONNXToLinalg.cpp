@@ -194,6 +194,7 @@ struct ConvertONNXToLinalgPass
     populateLinearAttentionPatterns(converter, patterns);
     populateCol2ImPatterns(converter, patterns);
     populateDeformConvPatterns(converter, patterns);
+    populateRandomPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

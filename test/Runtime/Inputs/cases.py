@@ -295,6 +295,27 @@ def unique():
     return m, {"x": {"good": f32([np.nan, 1, np.nan, 0, 1])}}
 
 
+@case
+def random():
+    # Seeded draws (and one unseeded), large enough for their statistics.
+    B = TensorProto.BOOL
+    nodes = [helper.make_node("RandomUniform", [], ["u"], shape=[1000, 100], low=-2.0, high=3.0,
+                              seed=1.0),
+             helper.make_node("RandomNormal", [], ["n"], shape=[1000, 100], mean=1.0, scale=2.0),
+             helper.make_node("Bernoulli", ["p"], ["b"], seed=3.0),
+             helper.make_node("Multinomial", ["logits"], ["m"], sample_size=20000, seed=2.0),
+             helper.make_node("Dropout", ["x", "r", "t"], ["d", "mask"], seed=5)]
+    m = model(nodes, [vi("p", F, [1000, 100]), vi("logits", F, [1, 3]), vi("x", F, [1000, 100]),
+                      vi("r", F, []), vi("t", B, [])],
+              [vi("u", F, None), vi("n", F, None), vi("b", F, None),
+               vi("m", TensorProto.INT32, None), vi("d", F, None), vi("mask", B, None)], opset=15)
+    return m, {"p": {"all": f32(np.full((1000, 100), 0.3))},
+               "logits": {"all": f32(np.log([[0.2, 0.5, 0.3]]))},
+               "x": {"all": f32(np.ones((1000, 100)))},
+               "r": {"quarter": f32(0.25), "zero": f32(0.0)},
+               "t": {"on": np.array(True), "off": np.array(False)}}
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)

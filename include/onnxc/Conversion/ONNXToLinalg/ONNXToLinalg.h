@@ -89,6 +89,10 @@ void populateCol2ImPatterns(const TypeConverter &converter,
 /// DeformConv (2-D): bilinear samples at the offset kernel taps.
 void populateDeformConvPatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns);
+/// Random*, Bernoulli, Multinomial and training-mode Dropout: a
+/// counter-based generator per node.
+void populateRandomPatterns(const TypeConverter &converter,
+                            RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)
