@@ -4,11 +4,11 @@
 // Softmax/LogSoftmax/Hardmax 12 -> 13 adapter needs the input's shape
 // (PaddlePaddle's opset 9-11 exports often have none), the broadcast
 // adapter of opset-6 arithmetic ignores `axis`, and BatchNormalization's
-// spatial = 0 has no adapter. Before conversion such nodes of the main
-// graph are taken out of it: their outputs become extra graph inputs and
-// their inputs extra graph outputs, so the converter sees neither the node
-// nor a dangling name (it looks adapters up by op name whatever the domain,
-// so a private domain alone does not hide a node). After conversion the
+// spatial = 0 and Scan-8's batch dim have no adapter. Before conversion such
+// nodes of the main graph are taken out of it: their outputs become extra graph
+// inputs and their inputs extra graph outputs, so the converter sees neither
+// the node nor a dangling name (it looks adapters up by op name whatever the
+// domain, so a private domain alone does not hide a node). After conversion the
 // extra inputs and outputs go and each node is put back, in the private
 // domain "onnxc.legacy", before the first node that reads it; the importer
 // then expands it at its old semantics in opset-17 operators, with the
@@ -54,6 +54,10 @@ bool needsLegacyImport(const onnx::NodeProto &node, int opset) {
     const auto *b = findNodeAttr(node, "broadcast");
     return b && b->i() != 0 && findNodeAttr(node, "axis");
   }
+  // Scan-8 ran the body per batch element (dim 0 of every input); the
+  // converter's 8 -> 9 adapter drops only sequence_lens.
+  if (op == "Scan" && opset < 9)
+    return true;
   if (op == "BatchNormalization" && opset < 9) {
     const auto *spatial = findNodeAttr(node, "spatial");
     return spatial && spatial->i() == 0;
@@ -206,6 +210,93 @@ LogicalResult mlir::onnxc::buildLegacyExpansion(
             .Add("B_aligned = Unsqueeze(B, axes)")
             .Add(("C = " + op.str() + "(A, B_aligned)").c_str());
       }
+      return success();
+    }
+    if (op == "Scan") {
+      // Scan-8: a Loop over the batch; iteration b runs a Scan-9 with the
+      // original body on element b of every state and scan input, and the
+      // Loop stacks its results along a new dim 0.
+      if (!node.input(0).empty()) {
+        reason = "(version 8) has sequence_lens, which is not supported";
+        return failure();
+      }
+      const auto *bodyAttr = findNodeAttr(node, "body");
+      int64_t numScans = intAttr("num_scan_inputs", 0);
+      int numStates = node.input_size() - 1 - int(numScans);
+      if (!bodyAttr || !bodyAttr->has_g() || numScans < 1 || numStates < 0) {
+        reason = "(version 8) has no body or no scan inputs";
+        return failure();
+      }
+      body.add_input("sequence_lens");
+      std::vector<std::string> ins, outs;
+      for (int i = 1; i < node.input_size(); ++i) {
+        ins.push_back("in" + std::to_string(i));
+        body.add_input(ins.back());
+      }
+      for (int i = 0; i < node.output_size(); ++i) {
+        outs.push_back("out" + std::to_string(i));
+        body.add_output(outs.back());
+      }
+      b.Add(("batch_1d = Shape <start = 0, end = 1> (" + ins[0] + ")").c_str())
+          .Add("batch = Squeeze(batch_1d)");
+      onnx::GraphProto loopBody;
+      loopBody.set_name("scan8_batch");
+      auto *iter = loopBody.add_input();
+      iter->set_name("b");
+      iter->mutable_type()->mutable_tensor_type()->set_elem_type(
+          onnx::TensorProto::INT64);
+      iter->mutable_type()->mutable_tensor_type()->mutable_shape();
+      auto *cond = loopBody.add_input();
+      cond->set_name("cond");
+      cond->mutable_type()->mutable_tensor_type()->set_elem_type(
+          onnx::TensorProto::BOOL);
+      cond->mutable_type()->mutable_tensor_type()->mutable_shape();
+      auto addGraphNode = [&](const char *type, std::vector<std::string> inputs,
+                              std::vector<std::string> outputs) {
+        onnx::NodeProto *n = loopBody.add_node();
+        n->set_op_type(type);
+        for (const std::string &x : inputs)
+          n->add_input(x);
+        for (const std::string &x : outputs)
+          n->add_output(x);
+        return n;
+      };
+      addGraphNode("Identity", {"cond"}, {"cond_out"});
+      loopBody.add_output()->set_name("cond_out");
+      std::vector<std::string> sliced;
+      for (const std::string &x : ins) {
+        sliced.push_back(x + "_b");
+        onnx::NodeProto *g = addGraphNode("Gather", {x, "b"}, {sliced.back()});
+        onnx::AttributeProto *axis = g->add_attribute();
+        axis->set_name("axis");
+        axis->set_type(onnx::AttributeProto::INT);
+        axis->set_i(0);
+      }
+      std::vector<std::string> results;
+      for (const std::string &x : outs)
+        results.push_back(x + "_b");
+      onnx::NodeProto *scan = addGraphNode("Scan", sliced, results);
+      for (const onnx::AttributeProto &a : node.attribute()) {
+        if (a.name() == "directions") {
+          onnx::AttributeProto copy = a;
+          copy.set_name("scan_input_directions");
+          *scan->add_attribute() = copy;
+        } else if (a.name() == "body" || a.name() == "num_scan_inputs") {
+          *scan->add_attribute() = a;
+        }
+      }
+      for (const std::string &x : results)
+        loopBody.add_output()->set_name(x);
+      onnx::NodeProto *loop = body.add_node();
+      loop->set_op_type("Loop");
+      loop->add_input("batch");
+      loop->add_input("");
+      for (const std::string &x : outs)
+        loop->add_output(x);
+      onnx::AttributeProto *g = loop->add_attribute();
+      g->set_name("body");
+      g->set_type(onnx::AttributeProto::GRAPH);
+      *g->mutable_g() = loopBody;
       return success();
     }
     if (op == "BatchNormalization") {

@@ -58,6 +58,18 @@
 # LEGACY: "onnx.Sub"(%[[Z]], %{{.+}}) : (tensor<2x?x?xf32>, tensor<3x4xf32>)
 # LEGACY-NOT: onnx.BatchNormalization
 
+# Scan-8 ran its body per batch element: a Loop over dim 0 whose iteration
+# runs a Scan-9 with the original body on element b of each input (the
+# converter's adapter would only drop sequence_lens).
+# RUN: %python %s scan8 %t/scan8.onnx
+# RUN: onnxc --emit=onnx %t/scan8.onnx -o - | FileCheck %s --check-prefix=SCAN8
+# SCAN8: %[[B:.+]] = "onnx.Squeeze"
+# SCAN8: "onnx.Loop"(%[[B]])
+# SCAN8: "onnx.Gather"(%arg0, %{{.+}}) <{axis = 0 : i64}> : (tensor<2x2xf32>, tensor<i64>) -> tensor<2xf32>
+# SCAN8: "onnx.Gather"(%arg1, %{{.+}}) <{axis = 0 : i64}> : (tensor<2x3x2xf32>, tensor<i64>) -> tensor<3x2xf32>
+# SCAN8: "onnx.Scan"{{.*}}scan_input_directions = [1]
+# SCAN8: -> (tensor<2x2xf32>, tensor<2x3x2xf32>)
+
 import sys
 
 import onnx
@@ -111,6 +123,21 @@ elif mode == "legacy":
         [helper.make_tensor_value_info(t.name, F, [3, 4]) for t in stats],
         [helper.make_tensor_value_info("w", F, None)], stats)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 6)])
+    model.ir_version = 3
+elif mode == "scan8":
+    F = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s", "xi"], ["s2"]), helper.make_node("Mul", ["s2", "xi"], ["o"])],
+        "body", [helper.make_tensor_value_info("s", F, [2]), helper.make_tensor_value_info("xi", F, [2])],
+        [helper.make_tensor_value_info("s2", F, [2]), helper.make_tensor_value_info("o", F, [2])])
+    graph = helper.make_graph(
+        [helper.make_node("Scan", ["", "init", "x"], ["fin", "outs"], num_scan_inputs=1, body=body,
+                          directions=[1])],
+        "scan8", [helper.make_tensor_value_info("init", F, [2, 2]),
+                  helper.make_tensor_value_info("x", F, [2, 3, 2])],
+        [helper.make_tensor_value_info("fin", F, [2, 2]),
+         helper.make_tensor_value_info("outs", F, [2, 3, 2])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 8)])
     model.ir_version = 3
 elif mode == "opset12":
     graph = helper.make_graph(
