@@ -72,8 +72,8 @@ public:
             Value step = mm.select(isAxis, mm.c(reverse ? 1 : -1), mm.c(0));
             prev.push_back(mm.clamp(mm.add(pd, step), mm.c(0), last));
             p.push_back(pd);
-            Value f = arith::AndIOp::create(
-                b, l, isAxis, mm.cmp(Pred::eq, ivs[d], mm.c(0)));
+            Value f = arith::AndIOp::create(b, l, isAxis,
+                                            mm.cmp(Pred::eq, ivs[d], mm.c(0)));
             first = first ? arith::OrIOp::create(b, l, first, f) : f;
           }
           auto add = [&](Value u, Value v) -> Value {
@@ -126,15 +126,13 @@ public:
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     Type onnxElem = getONNXElementType(op.getX());
     bool largest = op.getLargest();
-    Value k = scalarToIndex(rewriter, loc,
-                            extractScalar(rewriter, loc, adaptor.getK()),
-                            nullptr);
+    Value k = scalarToIndex(
+        rewriter, loc, extractScalar(rewriter, loc, adaptor.getK()), nullptr);
     {
       IndexMath m(rewriter, loc);
       Value n = getDimValue(rewriter, loc, x, axis);
-      Value failed = arith::OrIOp::create(rewriter, loc,
-                                          m.cmp(Pred::slt, k, m.c(0)),
-                                          m.cmp(Pred::sgt, k, n));
+      Value failed = arith::OrIOp::create(
+          rewriter, loc, m.cmp(Pred::slt, k, m.c(0)), m.cmp(Pred::sgt, k, n));
       emitRuntimeCheck(rewriter, loc, op, failed,
                        "k = {0} is outside [0, {1}] (the size of axis " +
                            Twine(axis) + ")",
@@ -148,8 +146,8 @@ public:
     // The position of each element in the sorted order: how many elements
     // of its row come first (ties: the lower index first).
     MLIRContext *ctx = getContext();
-    auto rankType = RankedTensorType::get(xType.getShape(),
-                                          rewriter.getIndexType());
+    auto rankType =
+        RankedTensorType::get(xType.getShape(), rewriter.getIndexType());
     SmallVector<OpFoldResult> dims = getDims(rewriter, loc, x);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value ranks0 = createFilled(rewriter, loc, rankType, dims, zero);
@@ -174,11 +172,11 @@ public:
               Value a = args[0], o = args[1];
               Value before, equal;
               if (isF) {
-                before = arith::CmpFOp::create(
-                    b, l,
-                    largest ? arith::CmpFPredicate::OGT
-                            : arith::CmpFPredicate::OLT,
-                    o, a);
+                before =
+                    arith::CmpFOp::create(b, l,
+                                          largest ? arith::CmpFPredicate::OGT
+                                                  : arith::CmpFPredicate::OLT,
+                                          o, a);
                 equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
                                               o, a);
               } else {
@@ -189,8 +187,8 @@ public:
               }
               Value j = linalg::IndexOp::create(b, l, rank);
               Value i = linalg::IndexOp::create(b, l, axis);
-              Value earlier = arith::AndIOp::create(
-                  b, l, equal, m.cmp(Pred::slt, j, i));
+              Value earlier =
+                  arith::AndIOp::create(b, l, equal, m.cmp(Pred::slt, j, i));
               Value first = arith::OrIOp::create(b, l, before, earlier);
               Value inc = m.select(first, m.c(1), m.c(0));
               linalg::YieldOp::create(b, l, m.add(args[2], inc));
@@ -198,12 +196,10 @@ public:
             .getResult(0);
     SmallVector<OpFoldResult> outSizes(dims);
     outSizes[axis] = k;
-    Value vals0 =
-        createEmpty(rewriter, loc, valType, preferStatic(rewriter, valType,
-                                                         outSizes));
-    Value idxs0 =
-        createEmpty(rewriter, loc, idxType, preferStatic(rewriter, idxType,
-                                                         outSizes));
+    Value vals0 = createEmpty(rewriter, loc, valType,
+                              preferStatic(rewriter, valType, outSizes));
+    Value idxs0 = createEmpty(rewriter, loc, idxType,
+                              preferStatic(rewriter, idxType, outSizes));
     SmallVector<Value> results = loopNest(
         rewriter, loc, dimValues(rewriter, loc, x), ValueRange{vals0, idxs0},
         [&](OpBuilder &b, Location l, ValueRange ivs,
@@ -251,19 +247,18 @@ public:
     SmallVector<Value> dims = dimValues(rewriter, loc, x);
     // First pass: count; second: write the coordinates.
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    SmallVector<Value> count = loopNest(
-        rewriter, loc, dims, zero,
-        [&](OpBuilder &b, Location l, ValueRange ivs,
-            ValueRange iter) -> SmallVector<Value> {
-          IndexMath m(b, l);
-          Value v = tensor::ExtractOp::create(b, l, x, ivs);
-          Value nz = isNonZero(b, l, v, onnxElem);
-          return {m.add(iter[0], m.select(nz, m.c(1), m.c(0)))};
-        });
+    SmallVector<Value> count =
+        loopNest(rewriter, loc, dims, zero,
+                 [&](OpBuilder &b, Location l, ValueRange ivs,
+                     ValueRange iter) -> SmallVector<Value> {
+                   IndexMath m(b, l);
+                   Value v = tensor::ExtractOp::create(b, l, x, ivs);
+                   Value nz = isNonZero(b, l, v, onnxElem);
+                   return {m.add(iter[0], m.select(nz, m.c(1), m.c(0)))};
+                 });
     Value out0 = createEmpty(
         rewriter, loc, type,
-        preferStatic(rewriter, type,
-                     {rewriter.getIndexAttr(rank), count[0]}));
+        preferStatic(rewriter, type, {rewriter.getIndexAttr(rank), count[0]}));
     SmallVector<Value> results = loopNest(
         rewriter, loc, dims, ValueRange{out0, zero},
         [&](OpBuilder &b, Location l, ValueRange ivs,
@@ -303,7 +298,8 @@ public:
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value in = adaptor.getInput(), cond = adaptor.getCondition();
-    auto inType = getMovableRankedType(in), condType = getMovableRankedType(cond);
+    auto inType = getMovableRankedType(in),
+         condType = getMovableRankedType(cond);
     if (!type || !inType || !condType || condType.getRank() != 1)
       return rewriter.notifyMatchFailure(op, "unranked data");
     IndexMath m(rewriter, loc);
@@ -316,10 +312,10 @@ public:
       Value total = m.c(1);
       for (OpFoldResult d : dims)
         total = m.mul(total, m.v(d));
-      auto flatType = RankedTensorType::get(
-          {inType.hasStaticShape() ? inType.getNumElements()
-                                   : ShapedType::kDynamic},
-          inType.getElementType());
+      auto flatType = RankedTensorType::get({inType.hasStaticShape()
+                                                 ? inType.getNumElements()
+                                                 : ShapedType::kDynamic},
+                                            inType.getElementType());
       in = reshapeTo(rewriter, loc, in, flatType, {getAsOpFoldResult(total)});
       inType = flatType;
     }
@@ -331,27 +327,27 @@ public:
     auto condAt = [&](OpBuilder &b, Location l, Value t) {
       return tensor::ExtractOp::create(b, l, cond, t).getResult();
     };
-    SmallVector<Value> count = loopNest(
-        rewriter, loc, n, m.c(0),
-        [&](OpBuilder &b, Location l, ValueRange ivs,
-            ValueRange iter) -> SmallVector<Value> {
-          IndexMath mm(b, l);
-          return {mm.add(iter[0], mm.select(condAt(b, l, ivs[0]), mm.c(1),
-                                            mm.c(0)))};
-        });
+    SmallVector<Value> count =
+        loopNest(rewriter, loc, n, m.c(0),
+                 [&](OpBuilder &b, Location l, ValueRange ivs,
+                     ValueRange iter) -> SmallVector<Value> {
+                   IndexMath mm(b, l);
+                   return {mm.add(iter[0], mm.select(condAt(b, l, ivs[0]),
+                                                     mm.c(1), mm.c(0)))};
+                 });
     // The input positions along the axis that are kept, in order; the
     // result gathers them.
-    auto selType = RankedTensorType::get({ShapedType::kDynamic},
-                                         rewriter.getIndexType());
+    auto selType =
+        RankedTensorType::get({ShapedType::kDynamic}, rewriter.getIndexType());
     Value sel0 = tensor::EmptyOp::create(rewriter, loc, selType, count[0]);
     SmallVector<Value> sel = loopNest(
         rewriter, loc, n, ValueRange{sel0, m.c(0)},
         [&](OpBuilder &b, Location l, ValueRange ivs,
             ValueRange iter) -> SmallVector<Value> {
           IndexMath mm(b, l);
-          auto ifOp = scf::IfOp::create(b, l, iter.getTypes(),
-                                        condAt(b, l, ivs[0]),
-                                        /*withElseRegion=*/true);
+          auto ifOp =
+              scf::IfOp::create(b, l, iter.getTypes(), condAt(b, l, ivs[0]),
+                                /*withElseRegion=*/true);
           OpBuilder::InsertionGuard g(b);
           b.setInsertionPointToStart(ifOp.thenBlock());
           Value s = tensor::InsertOp::create(b, l, ivs[0], iter[0], iter[1]);
@@ -409,12 +405,12 @@ Value compareScalars(OpBuilder &b, Location l, Value a, Value v,
 }
 
 /// Unique-11: the distinct slices of X along `axis` (or distinct elements of
-/// the flattened X). X is viewed as [A, N, B]; slice i is X[:, i, :]. One
-/// pass compares every pair of slices (lexicographically, the first element
-/// that differs decides) into an N x N table; from it each slice's first
-/// equal slice, its count, and the output position of each first occurrence
-/// (sorted: the distinct slices ordered before it; else: the first
-/// occurrences before it).
+/// the flattened X). X is viewed as [A, N, B]; slice i is X[:, i, :]. Pairs
+/// of slices are compared lexicographically (the first element that differs
+/// decides) where needed, in O(N) memory and O(N^2) time: each slice's first
+/// equal slice and count, then the output position of each first
+/// occurrence (sorted: the distinct slices ordered before it; else: the
+/// first occurrences before it).
 class UniqueLowering : public TensorPattern<ONNXUniqueOp> {
 public:
   using TensorPattern::TensorPattern;
@@ -457,42 +453,29 @@ public:
                          RankedTensorType::get({dyn, dyn, dyn}, elem),
                          {outer, n, inner});
     Type i8 = rewriter.getI8Type(), indexType = rewriter.getIndexType();
-    auto tableType = RankedTensorType::get({dyn, dyn}, i8);
     auto listType = RankedTensorType::get({dyn}, indexType);
-    // table[i, j]: slice i compared with slice j.
-    Value table0 = tensor::EmptyOp::create(rewriter, loc, tableType,
-                                           ValueRange{n, n});
-    Value table =
-        loopNest(
-            rewriter, loc, SmallVector<Value>{n, n}, table0,
-            [&](OpBuilder &b, Location l, ValueRange ij,
-                ValueRange it) -> SmallVector<Value> {
-              Value zero = arith::ConstantIntOp::create(b, l, i8, 0);
-              Value c =
-                  loopNest(
-                      b, l, SmallVector<Value>{outer, inner}, zero,
+    // Slice i compared with slice j (-1, 0, 1), computed where it is needed:
+    // an N x N table would not fit for large inputs.
+    auto tableAt = [&](OpBuilder &b, Location l, Value i, Value j) -> Value {
+      Value zero = arith::ConstantIntOp::create(b, l, i8, 0);
+      return loopNest(b, l, SmallVector<Value>{outer, inner}, zero,
                       [&](OpBuilder &b2, Location l2, ValueRange ab,
                           ValueRange acc) -> SmallVector<Value> {
                         Value u = tensor::ExtractOp::create(
-                            b2, l2, x3, ValueRange{ab[0], ij[0], ab[1]});
+                            b2, l2, x3, ValueRange{ab[0], i, ab[1]});
                         Value v = tensor::ExtractOp::create(
-                            b2, l2, x3, ValueRange{ab[0], ij[1], ab[1]});
+                            b2, l2, x3, ValueRange{ab[0], j, ab[1]});
                         Value z = arith::ConstantIntOp::create(b2, l2, i8, 0);
-                        Value undecided = arith::CmpIOp::create(
-                            b2, l2, Pred::eq, acc[0], z);
+                        Value undecided =
+                            arith::CmpIOp::create(b2, l2, Pred::eq, acc[0], z);
                         return {arith::SelectOp::create(
                             b2, l2, undecided,
                             compareScalars(b2, l2, u, v, onnxElem), acc[0])};
                       })[0];
-              return {tensor::InsertOp::create(b, l, c, it[0], ij)};
-            })[0];
-    auto tableAt = [&](OpBuilder &b, Location l, Value i, Value j) {
-      return tensor::ExtractOp::create(b, l, table, ValueRange{i, j})
-          .getResult();
     };
     auto isZero = [&](OpBuilder &b, Location l, Value v) -> Value {
-      return arith::CmpIOp::create(
-          b, l, Pred::eq, v, arith::ConstantIntOp::create(b, l, i8, 0));
+      return arith::CmpIOp::create(b, l, Pred::eq, v,
+                                   arith::ConstantIntOp::create(b, l, i8, 0));
     };
     // first[i]: the lowest j equal to i; count[i]: how many are.
     Value first0 = tensor::EmptyOp::create(rewriter, loc, listType, n);
@@ -529,23 +512,22 @@ public:
         [&](OpBuilder &b, Location l, ValueRange i,
             ValueRange it) -> SmallVector<Value> {
           IndexMath mm(b, l);
-          Value p =
-              loopNest(
-                  b, l, n, mm.c(0),
-                  [&](OpBuilder &b2, Location l2, ValueRange j,
-                      ValueRange acc) -> SmallVector<Value> {
-                    IndexMath m2(b2, l2);
-                    Value before;
-                    if (sorted)
-                      before = arith::CmpIOp::create(
-                          b2, l2, Pred::slt, tableAt(b2, l2, j[0], i[0]),
-                          arith::ConstantIntOp::create(b2, l2, i8, 0));
-                    else
-                      before = m2.cmp(Pred::slt, j[0], i[0]);
-                    Value inc = arith::AndIOp::create(
-                        b2, l2, before, isFirst(b2, l2, j[0]));
-                    return {m2.add(acc[0], m2.select(inc, m2.c(1), m2.c(0)))};
-                  })[0];
+          Value p = loopNest(
+              b, l, n, mm.c(0),
+              [&](OpBuilder &b2, Location l2, ValueRange j,
+                  ValueRange acc) -> SmallVector<Value> {
+                IndexMath m2(b2, l2);
+                Value before;
+                if (sorted)
+                  before = arith::CmpIOp::create(
+                      b2, l2, Pred::slt, tableAt(b2, l2, j[0], i[0]),
+                      arith::ConstantIntOp::create(b2, l2, i8, 0));
+                else
+                  before = m2.cmp(Pred::slt, j[0], i[0]);
+                Value inc = arith::AndIOp::create(b2, l2, before,
+                                                  isFirst(b2, l2, j[0]));
+                return {m2.add(acc[0], m2.select(inc, m2.c(1), m2.c(0)))};
+              })[0];
           Value f = isFirst(b, l, i[0]);
           return {tensor::InsertOp::create(b, l, p, it[0], i[0]),
                   mm.add(it[1], mm.select(f, mm.c(1), mm.c(0)))};
@@ -553,23 +535,22 @@ public:
     Value pos = pu[0], numUnique = pu[1];
     // src[u]: the slice that output position u copies.
     Value src0 = tensor::EmptyOp::create(rewriter, loc, listType, numUnique);
-    Value src =
-        loopNest(rewriter, loc, n, src0,
-                 [&](OpBuilder &b, Location l, ValueRange i,
-                     ValueRange it) -> SmallVector<Value> {
-                   auto ifOp = scf::IfOp::create(b, l, it.getTypes(),
-                                                 isFirst(b, l, i[0]),
-                                                 /*withElseRegion=*/true);
-                   OpBuilder::InsertionGuard g(b);
-                   b.setInsertionPointToStart(ifOp.thenBlock());
-                   Value p = tensor::ExtractOp::create(b, l, pos, i[0]);
-                   scf::YieldOp::create(
-                       b, l, tensor::InsertOp::create(b, l, i[0], it[0], p)
-                                 .getResult());
-                   b.setInsertionPointToStart(ifOp.elseBlock());
-                   scf::YieldOp::create(b, l, it);
-                   return SmallVector<Value>(ifOp.getResults());
-                 })[0];
+    Value src = loopNest(
+        rewriter, loc, n, src0,
+        [&](OpBuilder &b, Location l, ValueRange i,
+            ValueRange it) -> SmallVector<Value> {
+          auto ifOp =
+              scf::IfOp::create(b, l, it.getTypes(), isFirst(b, l, i[0]),
+                                /*withElseRegion=*/true);
+          OpBuilder::InsertionGuard g(b);
+          b.setInsertionPointToStart(ifOp.thenBlock());
+          Value p = tensor::ExtractOp::create(b, l, pos, i[0]);
+          scf::YieldOp::create(
+              b, l, tensor::InsertOp::create(b, l, i[0], it[0], p).getResult());
+          b.setInsertionPointToStart(ifOp.elseBlock());
+          scf::YieldOp::create(b, l, it);
+          return SmallVector<Value>(ifOp.getResults());
+        })[0];
 
     SmallVector<Value> results;
     // Y: [A, U, B] gathered, then reshaped to X's dims with U on the axis.
@@ -634,6 +615,6 @@ void mlir::onnxc::populateSelectionPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns) {
   patterns.add<CumulativeLowering<ONNXCumSumOp, false>,
                CumulativeLowering<ONNXCumProdOp, true>, TopKLowering,
-               NonZeroLowering, CompressLowering, UniqueLowering>(converter,
-                                                  patterns.getContext());
+               NonZeroLowering, CompressLowering, UniqueLowering>(
+      converter, patterns.getContext());
 }
