@@ -397,6 +397,17 @@ std::optional<SmallVector<Type>> inferResize(Operation *op) {
   return SmallVector<Type>{RankedTensorType::get(shape, in.getElementType())};
 }
 
+/// The values of a constant 1-D integer operand (getKnownData), if known.
+std::optional<SmallVector<int64_t>> knownInts(Value v) {
+  auto data = dyn_cast_or_null<DenseIntElementsAttr>(getKnownData(v));
+  if (!data)
+    return std::nullopt;
+  SmallVector<int64_t> out;
+  for (const APInt &x : data.getValues<APInt>())
+    out.push_back(x.getSExtValue());
+  return out;
+}
+
 /// Pad-18+ with `axes`: the data's rank; a dim not named keeps its size, a
 /// named one grows by its pads where they and the axes are known.
 std::optional<SmallVector<Type>> inferPad(Operation *op) {
@@ -408,17 +419,8 @@ std::optional<SmallVector<Type>> inferPad(Operation *op) {
     return std::nullopt;
   int64_t rank = in.getRank();
   SmallVector<int64_t> shape(in.getShape());
-  auto ints = [](Value v) -> std::optional<SmallVector<int64_t>> {
-    auto data = dyn_cast_or_null<DenseIntElementsAttr>(getKnownData(v));
-    if (!data)
-      return std::nullopt;
-    SmallVector<int64_t> out;
-    for (const APInt &x : data.getValues<APInt>())
-      out.push_back(x.getSExtValue());
-    return out;
-  };
-  auto axes = ints(pad.getAxes());
-  auto pads = ints(pad.getPads());
+  auto axes = knownInts(pad.getAxes());
+  auto pads = knownInts(pad.getPads());
   if (!axes || !pads || pads->size() != 2 * axes->size()) {
     // Which dims change is not known.
     return SmallVector<Type>{RankedTensorType::get(
@@ -460,17 +462,6 @@ std::optional<SmallVector<Type>> inferLinearAttention(Operation *op) {
                              ShapedType::isDynamic(dv) ? dyn : hq * dv},
                             q.getElementType()),
       RankedTensorType::get({q.getDimSize(0), hkv, dk, dv}, stateElem)};
-}
-
-/// The values of a constant 1-D integer operand (getKnownData), if known.
-std::optional<SmallVector<int64_t>> knownInts(Value v) {
-  auto data = dyn_cast_or_null<DenseIntElementsAttr>(getKnownData(v));
-  if (!data)
-    return std::nullopt;
-  SmallVector<int64_t> out;
-  for (const APInt &x : data.getValues<APInt>())
-    out.push_back(x.getSExtValue());
-  return out;
 }
 
 /// Col2Im-18: (N, C, image_shape...) with C = input's dim 1 / prod(block
