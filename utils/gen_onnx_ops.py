@@ -82,6 +82,8 @@ VERSIONS = {
     "DFT": 20,
     "StringConcat": 20, "StringSplit": 20, "RegexFullMatch": 20,
     "ImageDecoder": 20, "DeformConv": 22,
+    # 28: fmod=0 defined for floats (floored modulus, IEEE special cases).
+    "Mod": 28,
 }
 
 OPSET_CHANGES = os.path.join(ROOT, "lib/Importer/OpsetChanges.def")

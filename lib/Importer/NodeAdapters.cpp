@@ -115,6 +115,9 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
   // OptionalHasElement-18 only accepts more: no input, plain tensors.
   if (op == "OptionalHasElement")
     return success();
+  // Mod-28 defined fmod = 0 for floats, which Mod-13 required to be 1.
+  if (op == "Mod")
+    return success();
   // DFT-20 took the axis attribute (default 1) as an optional input (a
   // scalar whose default, -2, differs): the attribute's value becomes a
   // constant input.

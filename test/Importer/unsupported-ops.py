@@ -6,8 +6,8 @@
 
 # CHECK: error: the model uses 6 operator(s) not supported by onnxc:
 # CHECK-NEXT: ai.onnx.ml::LabelEncoder (the model does not import the operator's domain), used by 1 node(s): 'encoder'
-# CHECK-NEXT: ai.onnx::Mod-28 (version 28 changed the operator; the dialect models version 13), used by 1 node(s): 'mod'
 # CHECK-NEXT: ai.onnx::NoSuchOp-28 (the onnx dialect has no operator of this name), used by 1 node(s): 'typo'
+# CHECK-NEXT: ai.onnx::SpaceToDepth-28 (version 28 changed the operator; the dialect models version 13), used by 1 node(s): 'space_to_depth'
 # CHECK-NEXT: com.example::Frobnicate-1 (the onnx dialect has no operator of this name), used by 3 node(s): 'frob_in_branch', 'frob1', 'frob2'
 # CHECK-NEXT: com.example::Twiddle-1 (the onnx dialect has no operator of this name), used by 1 node(s): (unnamed, output 'twiddled')
 # CHECK-NEXT: com.other::Add (the onnx dialect has no operator of this name), used by 1 node(s): 'other_add'
@@ -43,8 +43,9 @@ nodes = [
     helper.make_node("Frobnicate", ["f1"], ["f2"], name="frob2",
                      domain="com.example"),
     helper.make_node("Twiddle", ["f2"], ["twiddled"], domain="com.example"),
-    # Changed in opset 28 (fmod=0 defined for floats); no upgrade yet.
-    helper.make_node("Mod", ["X", "X"], ["has_out"], name="mod"),
+    # Changed in opset 28 (the `mode` attribute); the dialect models 13.
+    helper.make_node("SpaceToDepth", ["X"], ["has_out"], name="space_to_depth",
+                     blocksize=2),
     helper.make_node("NoSuchOp", ["X"], ["typo_out"], name="typo"),
     helper.make_node("Add", ["X", "X"], ["other"], name="other_add",
                      domain="com.other"),

@@ -160,11 +160,31 @@ void add(RewritePatternSet &patterns, const TypeConverter &converter,
       converter, patterns.getContext(), std::move(fn), types, numOperands);
 }
 
-/// ONNX Mod: fmod=1 is C fmod; fmod=0 gives the result the divisor's sign.
+/// ONNX Mod: fmod=1 is C fmod; fmod=0 gives the result the divisor's sign
+/// (floats: Mod-28's floored modulus, a zero result signed like the
+/// divisor; fmod's NaN for an infinite x or a zero y stays).
 Value mod(OpBuilder &b, Location l, Operation *op, Value x, Value y) {
   Type t = elemOf(op);
-  if (isF(t))
-    return arith::RemFOp::create(b, l, x, y);
+  if (isF(t)) {
+    Value r = arith::RemFOp::create(b, l, x, y);
+    if (getInt(op, "fmod", 0))
+      return r;
+    using P = arith::CmpFPredicate;
+    Value zero = cst(b, l, t, 0);
+    Value isZero = arith::CmpFOp::create(b, l, P::OEQ, r, zero);
+    Value signsDiffer = arith::XOrIOp::create(
+        b, l, arith::CmpFOp::create(b, l, P::OLT, r, zero),
+        arith::CmpFOp::create(b, l, P::OLT, y, zero));
+    Value shifted =
+        select(b, l, signsDiffer, arith::AddFOp::create(b, l, r, y), r);
+    // copysign(0, y): the sign bit of y (y may be -0).
+    Type bits = b.getIntegerType(t.getIntOrFloatBitWidth());
+    Value yNegative = arith::CmpIOp::create(
+        b, l, arith::CmpIPredicate::slt, arith::BitcastOp::create(b, l, bits, y),
+        arith::ConstantIntOp::create(b, l, bits, 0));
+    Value signedZero = select(b, l, yNegative, cst(b, l, t, -0.0), zero);
+    return select(b, l, isZero, signedZero, shifted);
+  }
   if (isU(t))
     return arith::RemUIOp::create(b, l, x, y);
   Value r = arith::RemSIOp::create(b, l, x, y);

@@ -279,14 +279,20 @@ public:
   }
 };
 
-/// Dropout with a training_mode input (inference-only Dropout is removed
-/// by onnx-simplify).
-class DropoutLowering : public TensorPattern<ONNXDropoutOp> {
+/// Dropout whose training_mode is true or known only at run time (without
+/// one, or with a constant false, it is the identity: Elementwise.cpp).
+class TrainingDropoutLowering : public TensorPattern<ONNXDropoutOp> {
 public:
   using TensorPattern::TensorPattern;
   LogicalResult
   matchAndRewrite(ONNXDropoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    Value mode = op.getTrainingMode();
+    if (!mode)
+      return rewriter.notifyMatchFailure(op, "inference mode");
+    if (auto values = getConstantIntValues(mode);
+        succeeded(values) && values->size() == 1 && (*values)[0] == 0)
+      return rewriter.notifyMatchFailure(op, "inference mode");
     Location loc = op.getLoc();
     auto type = resultType(op);
     Value x = adaptor.getData();
@@ -367,6 +373,6 @@ void mlir::onnxc::populateRandomPatterns(const TypeConverter &converter,
                RandomLowering<ONNXRandomUniformLikeOp, false, true>,
                RandomLowering<ONNXRandomNormalOp, true, false>,
                RandomLowering<ONNXRandomNormalLikeOp, true, true>,
-               BernoulliLowering, MultinomialLowering, DropoutLowering>(
+               BernoulliLowering, MultinomialLowering, TrainingDropoutLowering>(
       converter, patterns.getContext());
 }

@@ -73,3 +73,19 @@ func.func @bitwise(%a: tensor<3xui8>, %b: tensor<3xui8>, %c: tensor<2x3xi32>) ->
 // CHECK: linalg.generic
 // CHECK:   %[[ONES:.+]] = arith.constant -1 : i32
 // CHECK:   arith.xori %{{.+}}, %[[ONES]] : i32
+
+// -----
+
+// Mod-28 with fmod = 0 on floats: the floored modulus, from remf: shifted
+// by the divisor where the signs differ, a zero result signed like the
+// divisor (its sign bit).
+// CHECK-LABEL: func.func @mod_floor_float
+// CHECK: linalg.generic
+// CHECK: arith.remf
+// CHECK: arith.addf
+// CHECK: arith.bitcast {{.*}} : f32 to i32
+// CHECK: arith.select
+func.func @mod_floor_float(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "onnx.Mod"(%a, %b) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -219,6 +219,9 @@ const onnx::OpSchema *inferenceSchema(const ONNXOpInfo &info) {
       return registry->GetSchema("Add", 14, "");
     if (name == "CumProd")
       return registry->GetSchema("CumSum", 14, "");
+    // Mod-28: Mod-13's broadcasting rule.
+    if (name == "Mod")
+      return registry->GetSchema("Mod", 13, "");
     // StringConcat-20: its inputs broadcast together (Add's rule);
     // RegexFullMatch-20: a bool per element (IsNaN's rule); DeformConv-22:
     // the output of Conv's window (X, W, kernel/pads/strides/dilations;

@@ -2545,19 +2545,27 @@ def ONNXMishOp : ONNX_Op<"Mish", 22, [Pure]> {
     TensorOf<[BF16, F16, F32, F64]>:$Y);
 }
 
-def ONNXModOp : ONNX_Op<"Mod", 13, [Pure]> {
-  let summary = "ONNX Mod operation (ai.onnx version 13)";
+def ONNXModOp : ONNX_Op<"Mod", 28, [Pure]> {
+  let summary = "ONNX Mod operation (ai.onnx version 28)";
   let description = [{
     Performs an element-wise binary modulo operation.
-    The semantics and supported data types depend on the value of the `fmod` attribute which must be `0` (default), or `1`.
+    The `fmod` attribute determines how the quotient is rounded. Its value must be
+    `0` (default) or `1`.
 
-    If the `fmod` attribute is set to `0`, `T` is constrained to integer data types and the semantics follow that of the Python `%`-operator.
-    The sign of the result is that of the divisor.
+    If `fmod` is `0`, the output is calculated as `A - floor(A / B) * B`.
+    The result has the same sign as `B`.
+    For floating-point inputs, the following special cases apply:
+    - If `x` is `±0` and `y` is nonzero, `±0` with the sign of `y` is returned.
+    - If `x` is `±∞` and `y` is not `NaN`, `NaN` is returned.
+    - If `y` is `±0` and `x` is not `NaN`, `NaN` is returned.
+    - If `y` is `±∞` and `x` is finite and nonzero, `x` is returned when `x` and
+      `y` have the same sign; otherwise, `y` is returned.
+    - If either argument is `NaN`, `NaN` is returned.
 
-    If `fmod` is set to `1`, the behavior of this operator follows that of the `fmod` function in C and `T` is constrained to floating point data types.
-    The result of this operator is the remainder of the division operation `x / y` where `x` and `y` are respective elements of `A` and `B`. The result is exactly the value `x - n * y`, where `n` is `x / y` with its fractional part truncated.
-    The returned value has the same sign as `x` (except if `x` is `-0`) and is less or equal to `|y|` in magnitude.
-    The following special cases apply when `fmod` is set to `1`:
+    If `fmod` is `1`, the output is calculated as `A - trunc(A / B) * B`.
+    The result has the same sign as `A`, except that either signed zero may be
+    returned when `A` is `-0` and `B` is positive. For floating-point inputs,
+    the following special cases apply:
     - If `x` is `-0` and `y` is greater than zero, either `+0` or `-0` may be returned.
     - If `x` is `±∞` and `y` is not `NaN`, `NaN` is returned.
     - If `y` is `±0` and `x` is not `NaN`, `NaN` should be returned.
