@@ -43,8 +43,9 @@ Type mlir::onnxc::getONNXElementType(Value v) {
   return mlir::getElementTypeOrSelf(v.getType());
 }
 
-RankedTensorType mlir::onnxc::getConvertedResultType(
-    const TypeConverter &converter, Operation *op, unsigned i) {
+RankedTensorType
+mlir::onnxc::getConvertedResultType(const TypeConverter &converter,
+                                    Operation *op, unsigned i) {
   return dyn_cast_or_null<RankedTensorType>(
       converter.convertType(op->getResult(i).getType()));
 }
@@ -114,7 +115,8 @@ mlir::onnxc::getBroadcastSizes(OpBuilder &b, Location loc, ValueRange operands,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, one);
       size = arith::SelectOp::create(b, loc, isOne, dim, size);
     }
-    sizes.push_back(size ? OpFoldResult(size) : OpFoldResult(b.getIndexAttr(1)));
+    sizes.push_back(size ? OpFoldResult(size)
+                         : OpFoldResult(b.getIndexAttr(1)));
   }
   return sizes;
 }
@@ -216,6 +218,17 @@ Value mlir::onnxc::buildElementwise(OpBuilder &b, Location loc,
   return generic.getResult(0);
 }
 
+Value mlir::onnxc::indexToFloat(OpBuilder &b, Location loc, Value index,
+                                Type type) {
+  Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  return arith::SIToFPOp::create(b, loc, type, i64);
+}
+
+Value mlir::onnxc::floatToIndex(OpBuilder &b, Location loc, Value value) {
+  Value i64 = arith::FPToSIOp::create(b, loc, b.getI64Type(), value);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
+}
+
 Value mlir::onnxc::createScalarConstant(OpBuilder &b, Location loc, Type type,
                                         double value) {
   if (auto f = dyn_cast<FloatType>(type))
@@ -274,8 +287,8 @@ Value mlir::onnxc::castScalar(OpBuilder &b, Location loc, Value v, Type from,
   return v; // Same width, other signedness: the bits are the value.
 }
 
-Value mlir::onnxc::cubicConvolutionWeight(OpBuilder &b, Location loc,
-                                          Value s, double a) {
+Value mlir::onnxc::cubicConvolutionWeight(OpBuilder &b, Location loc, Value s,
+                                          double a) {
   Type t = s.getType();
   auto f = [&](double v) { return createScalarConstant(b, loc, t, v); };
   // |s| <= 1: (a+2)|s|^3 - (a+3)|s|^2 + 1
@@ -298,7 +311,8 @@ Value mlir::onnxc::cubicConvolutionWeight(OpBuilder &b, Location loc,
       f(4 * a));
   Value isNear =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, as, f(1));
-  Value isFar = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, as, f(2));
+  Value isFar =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, as, f(2));
   return arith::SelectOp::create(
       b, loc, isNear, near, arith::SelectOp::create(b, loc, isFar, far, f(0)));
 }
@@ -375,9 +389,8 @@ Value mlir::onnxc::buildReduction(OpBuilder &b, Location loc, Value input,
   return generic.getResult(0);
 }
 
-Value mlir::onnxc::reducedElementCount(OpBuilder &b, Location loc,
-                                       Value input, ArrayRef<int64_t> axes,
-                                       Type type) {
+Value mlir::onnxc::reducedElementCount(OpBuilder &b, Location loc, Value input,
+                                       ArrayRef<int64_t> axes, Type type) {
   auto inType = cast<RankedTensorType>(input.getType());
   int64_t known = 1;
   for (int64_t a : axes)
@@ -420,8 +433,7 @@ Value mlir::onnxc::expandReducedDims(OpBuilder &b, Location loc, Value reduced,
     leading.clear();
   }
   auto outType = RankedTensorType::get(shape, type.getElementType());
-  return tensor::ExpandShapeOp::create(b, loc, outType, reduced, groups,
-                                       sizes);
+  return tensor::ExpandShapeOp::create(b, loc, outType, reduced, groups, sizes);
 }
 
 //===----------------------------------------------------------------------===//

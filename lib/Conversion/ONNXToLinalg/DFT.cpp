@@ -147,9 +147,8 @@ public:
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
           IndexMath mm(b, l);
           auto f = [&](double v) { return createScalarConstant(b, l, acc, v); };
-          auto toFloat = [&](Value index) -> Value {
-            Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
-            return arith::SIToFPOp::create(b, l, acc, i64);
+          auto toFloat = [&](Value index) {
+            return indexToFloat(b, l, index, acc);
           };
           Value k = atAxis(b, l, ivs);
           Value nF = toFloat(n);
@@ -276,9 +275,8 @@ public:
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
           IndexMath mm(b, l);
           auto f = [&](double v) { return createScalarConstant(b, l, acc, v); };
-          auto toFloat = [&](Value index) -> Value {
-            Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
-            return arith::SIToFPOp::create(b, l, acc, i64);
+          auto toFloat = [&](Value index) {
+            return indexToFloat(b, l, index, acc);
           };
           Value start = mm.mul(ivs[1], step), k = ivs[2];
           Value step2pi =

@@ -103,10 +103,7 @@ public:
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
           IndexMath mm(b, l);
           auto c = [&](double v) { return createScalarConstant(b, l, ft, v); };
-          auto toF = [&](Value i) -> Value {
-            return arith::SIToFPOp::create(
-                b, l, ft, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
-          };
+          auto toF = [&](Value i) { return indexToFloat(b, l, i, ft); };
           Value n = ivs[0], oc = ivs[1], oh = ivs[2], ow = ivs[3];
           Value init = bias ? read(b, l, bias, oc, op.getB()) : c(0);
           Value firstIn = mm.mul(mm.div(oc, outPerGroup), perGroup);
@@ -131,9 +128,7 @@ public:
               v = arith::MinimumFOp::create(
                   b, l, arith::MaximumFOp::create(b, l, v, c(0)),
                   arith::SubFOp::create(b, l, size, c(1)));
-              return arith::IndexCastOp::create(
-                  b, l, b.getIndexType(),
-                  arith::FPToSIOp::create(b, l, b.getI64Type(), v));
+              return floatToIndex(b, l, v);
             };
             Value v =
                 read(b, l, x, {n, ic, clampIndex(y, hF), clampIndex(xx, wF)},

@@ -351,15 +351,8 @@ public:
           auto div = [&](Value p, Value q) -> Value {
             return arith::DivFOp::create(b, l, p, q);
           };
-          auto toF = [&](Value i) -> Value {
-            return arith::SIToFPOp::create(
-                b, l, ft, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
-          };
-          auto toIndex = [&](Value f) -> Value {
-            return arith::IndexCastOp::create(
-                b, l, b.getIndexType(),
-                arith::FPToSIOp::create(b, l, b.getI64Type(), f));
-          };
+          auto toF = [&](Value i) { return indexToFloat(b, l, i, ft); };
+          auto toIndex = [&](Value f) { return floatToIndex(b, l, f); };
           Value r = ivs[0], ch = ivs[1];
           auto roiAt = [&](int64_t k) {
             Value v =

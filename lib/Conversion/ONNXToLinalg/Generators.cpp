@@ -207,9 +207,8 @@ public:
     };
     Value lowMel = mel(adaptor.getLowerEdgeHertz(), op.getLowerEdgeHertz());
     Value highMel = mel(adaptor.getUpperEdgeHertz(), op.getUpperEdgeHertz());
-    auto toF = [&](OpBuilder &b, Location l, Type t, Value i) -> Value {
-      return arith::SIToFPOp::create(
-          b, l, t, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+    auto toF = [](OpBuilder &b, Location l, Type t, Value i) {
+      return indexToFloat(b, l, i, t);
     };
     Value step = arith::DivFOp::create(
         rewriter, loc, arith::SubFOp::create(rewriter, loc, highMel, lowMel),

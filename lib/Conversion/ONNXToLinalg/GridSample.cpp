@@ -64,16 +64,10 @@ public:
         rewriter, loc, resultType, ValueRange{}, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange) {
           auto f = [&](double v) { return createScalarConstant(b, l, f64, v); };
-          auto toF64 = [&](Value index) -> Value {
-            return arith::SIToFPOp::create(
-                b, l, f64,
-                arith::IndexCastOp::create(b, l, b.getI64Type(), index));
+          auto toF64 = [&](Value index) {
+            return indexToFloat(b, l, index, f64);
           };
-          auto toIndex = [&](Value v) -> Value {
-            return arith::IndexCastOp::create(
-                b, l, b.getIndexType(),
-                arith::FPToSIOp::create(b, l, b.getI64Type(), v));
-          };
+          auto toIndex = [&](Value v) { return floatToIndex(b, l, v); };
           Value n = linalg::IndexOp::create(b, l, 0);
           Value c = linalg::IndexOp::create(b, l, 1);
           SmallVector<Value> at{n};
@@ -296,10 +290,8 @@ public:
         [&](OpBuilder &b, Location l, ValueRange ivs, ValueRange) -> Value {
           IndexMath mm(b, l);
           auto f = [&](double v) { return createScalarConstant(b, l, f64, v); };
-          auto toF64 = [&](Value index) -> Value {
-            return arith::SIToFPOp::create(
-                b, l, f64,
-                arith::IndexCastOp::create(b, l, b.getI64Type(), index));
+          auto toF64 = [&](Value index) {
+            return indexToFloat(b, l, index, f64);
           };
           Value k = ivs[dims + 1];
           auto thetaAt = [&](Value j) {

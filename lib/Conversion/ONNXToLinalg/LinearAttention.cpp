@@ -88,9 +88,7 @@ public:
     if (scaleAttr != 0.0) {
       scale = createScalarConstant(rewriter, loc, f32, scaleAttr);
     } else {
-      Value dkF = arith::SIToFPOp::create(
-          rewriter, loc, f32,
-          arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), dk));
+      Value dkF = indexToFloat(rewriter, loc, dk, f32);
       scale = arith::DivFOp::create(rewriter, loc,
                                     createScalarConstant(rewriter, loc, f32, 1),
                                     math::SqrtOp::create(rewriter, loc, dkF));

@@ -58,9 +58,9 @@ public:
       return rewriter.notifyMatchFailure(op, "unknown mode");
     StringRef ctm = op.getCoordinateTransformationMode();
     if (ctm != "half_pixel" && ctm != "half_pixel_symmetric" &&
-        ctm != "pytorch_half_pixel" &&
-        ctm != "align_corners" && ctm != "asymmetric" &&
-        ctm != "tf_crop_and_resize" && ctm != "tf_half_pixel_for_nn")
+        ctm != "pytorch_half_pixel" && ctm != "align_corners" &&
+        ctm != "asymmetric" && ctm != "tf_crop_and_resize" &&
+        ctm != "tf_half_pixel_for_nn")
       return rewriter.notifyMatchFailure(op, "coordinate mode");
     StringRef nearestMode = op.getNearestMode();
     int64_t rank = inType.getRank();
@@ -75,7 +75,8 @@ public:
       for (auto [i, a] : llvm::enumerate(axes.getAsValueRange<IntegerAttr>())) {
         int64_t d = normalizeAxis(a.getSExtValue(), rank);
         if (d < 0 || d >= rank || pos[d] >= 0)
-          return rewriter.notifyMatchFailure(op, "axes out of range or repeated");
+          return rewriter.notifyMatchFailure(op,
+                                             "axes out of range or repeated");
         pos[d] = int64_t(i);
       }
     } else {
@@ -89,7 +90,8 @@ public:
     Value runtimeScales;
     if (Value s = op.getScales()) {
       auto sType = dyn_cast<RankedTensorType>(s.getType());
-      bool empty = sType && sType.hasStaticShape() && sType.getNumElements() == 0;
+      bool empty =
+          sType && sType.hasStaticShape() && sType.getNumElements() == 0;
       auto values = getConstantFloats(s);
       if (succeeded(values) && !values->empty()) {
         if (int64_t(values->size()) != numAxes)
@@ -109,7 +111,8 @@ public:
     Value runtimeSizes;
     if (policy != "stretch" && !runtimeScales && op.getSizes() &&
         llvm::all_of(scales, [](double v) { return v == 0.0; })) {
-      FailureOr<SmallVector<int64_t>> sizes = getConstantIntValues(op.getSizes());
+      FailureOr<SmallVector<int64_t>> sizes =
+          getConstantIntValues(op.getSizes());
       if (succeeded(sizes) && int64_t(sizes->size()) != numAxes)
         return rewriter.notifyMatchFailure(op, "sizes length");
       if (failed(sizes) || !inType.hasStaticShape()) {
@@ -120,7 +123,7 @@ public:
           if (pos[d] < 0)
             continue;
           double r = double((*sizes)[pos[d]]) / double(inType.getDimSize(d));
-          common = !common ? r
+          common = !common                  ? r
                    : policy == "not_larger" ? std::min(*common, r)
                                             : std::max(*common, r);
         }
@@ -173,8 +176,8 @@ public:
       double sc = antialias ? std::min(scales[d], 1.0) : 1.0;
       if (sc <= 0.0)
         return -1;
-      int64_t start = int64_t(std::floor((mode == Mode::Linear ? -1.0 : -2.0) /
-                                         sc)) + 1;
+      int64_t start =
+          int64_t(std::floor((mode == Mode::Linear ? -1.0 : -2.0) / sc)) + 1;
       return 2 - 2 * start;
     };
     int64_t combinations = 1;
@@ -207,14 +210,10 @@ public:
         rewriter, loc, resultType, ValueRange{}, ValueRange{init}, maps,
         iterators, [&](OpBuilder &b, Location l, ValueRange) {
           auto f = [&](double v) { return createScalarConstant(b, l, f64, v); };
-          auto toF64 = [&](Value index) -> Value {
-            Value i64 = arith::IndexCastOp::create(b, l, b.getI64Type(), index);
-            return arith::SIToFPOp::create(b, l, f64, i64);
+          auto toF64 = [&](Value index) {
+            return indexToFloat(b, l, index, f64);
           };
-          auto toIndex = [&](Value x) -> Value {
-            Value i64 = arith::FPToSIOp::create(b, l, b.getI64Type(), x);
-            return arith::IndexCastOp::create(b, l, b.getIndexType(), i64);
-          };
+          auto toIndex = [&](Value x) { return floatToIndex(b, l, x); };
           Value outside = arith::ConstantOp::create(b, l, b.getBoolAttr(false));
           // keep_aspect_ratio_policy with run-time sizes: the common scale.
           Value commonScale;
@@ -254,8 +253,8 @@ public:
               Value s = tensor::ExtractOp::create(
                   b, l, runtimeScales,
                   ValueRange{arith::ConstantIndexOp::create(b, l, pos[d])});
-              scale = castScalar(b, l, s, getONNXElementType(op.getScales()),
-                                 f64);
+              scale =
+                  castScalar(b, l, s, getONNXElementType(op.getScales()), f64);
             }
             Value x;
             // ONNX measures the resized length as input length * scale,
@@ -275,8 +274,7 @@ public:
                   arith::SubFOp::create(
                       b, l,
                       arith::DivFOp::create(
-                          b, l, arith::AddFOp::create(b, l, o, f(0.5)),
-                          scale),
+                          b, l, arith::AddFOp::create(b, l, o, f(0.5)), scale),
                       f(0.5)));
             } else if (ctm == "half_pixel" || ctm == "pytorch_half_pixel") {
               x = arith::SubFOp::create(
@@ -326,8 +324,9 @@ public:
                           arith::SubFOp::create(b, l, loutF, f(1)))));
               Value mid = arith::MulFOp::create(
                   b, l, arith::AddFOp::create(b, l, start, end), f(0.5));
-              x = arith::SelectOp::create(b, l, loutGt1, cropped,
-                                          arith::MulFOp::create(b, l, mid, span));
+              x = arith::SelectOp::create(
+                  b, l, loutGt1, cropped,
+                  arith::MulFOp::create(b, l, mid, span));
               Value lo = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
                                                x, f(0));
               Value hi = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
@@ -358,8 +357,8 @@ public:
             if (!excludeOutside)
               return w;
             Value zero = arith::ConstantIndexOp::create(b, l, 0);
-            Value lo =
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, raw, zero);
+            Value lo = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                             raw, zero);
             Value hi = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge,
                                              raw, inSizes[d]);
             return arith::SelectOp::create(
@@ -433,9 +432,8 @@ public:
               idx[d] = clampIndex(toIndex(r), d);
             }
             // The element itself: no round trip through f64.
-            linalg::YieldOp::create(b, l,
-                                    tensor::ExtractOp::create(b, l, input, idx)
-                                        .getResult());
+            linalg::YieldOp::create(
+                b, l, tensor::ExtractOp::create(b, l, input, idx).getResult());
             return;
           } else {
             // Taps per resized dim: (index, weight) pairs.

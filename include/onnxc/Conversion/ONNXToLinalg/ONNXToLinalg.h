@@ -150,6 +150,11 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange operands,
 /// A scalar constant of the given (signless) element type.
 Value createScalarConstant(OpBuilder &b, Location loc, Type type, double value);
 
+/// An index value as a float of type `type` (a signed conversion).
+Value indexToFloat(OpBuilder &b, Location loc, Value index, Type type);
+/// A float truncated toward zero to an index value.
+Value floatToIndex(OpBuilder &b, Location loc, Value value);
+
 /// ONNX Cast's attributes for results of the float8 types.
 struct CastOptions {
   /// Out-of-range values become the largest finite value (else inf or NaN).
