@@ -33,10 +33,6 @@ std::string strAttr(const onnx::NodeProto &node, StringRef name,
   return a ? a->s() : dflt.str();
 }
 
-std::string input(const onnx::NodeProto &node, int i) {
-  return i < node.input_size() ? node.input(i) : "";
-}
-
 /// Drops trailing empty input names and then `count` inputs from `from` on.
 void truncateInputs(onnx::NodeProto &node, int size) {
   while (node.input_size() > size)
