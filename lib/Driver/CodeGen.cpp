@@ -48,12 +48,14 @@ static std::string hexName(StringRef s) {
 }
 
 std::string ModelSignature::serialize() const {
-  // One line per tensor: kind, hex name, dtype, rank, dims, hex dim names.
-  std::string out = "onnxc-signature 1\n";
+  // One line per value: I or O, type, hex name, dtype, rank (-1 when
+  // unknown), dims, hex dim names.
+  std::string out = "onnxc-signature 2\n";
   auto emit = [&](char kind, const Tensor &t) {
     out += kind;
-    out += " " + hexName(t.name) + " " + std::to_string(t.dtype) + " " +
-           std::to_string(t.dims.size());
+    out += " " + std::to_string(t.type) + " " + hexName(t.name) + " " +
+           std::to_string(t.dtype) + " " +
+           (t.rankKnown ? std::to_string(t.dims.size()) : "-1");
     for (int64_t d : t.dims)
       out += " " + std::to_string(d);
     for (const std::string &n : t.dimNames)
@@ -96,6 +98,31 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
       t.name = name.str();
   if (t.name.empty())
     t.name = what.str() + std::to_string(index);
+  // Sequences of tensors, optional tensors and optional sequences: the
+  // runtime passes them as values (onnxc_value); dtype and dims are the
+  // tensors'.
+  bool optional = false, sequence = false;
+  if (auto opt = dyn_cast<OptType>(type)) {
+    optional = true;
+    type = opt.getElementType();
+  }
+  if (auto seq = dyn_cast<SeqType>(type)) {
+    sequence = true;
+    type = seq.getElementType();
+    if (auto unranked = dyn_cast<UnrankedTensorType>(type)) {
+      t.type = optional ? 3 : 1;
+      t.rankKnown = false;
+      t.dtype = getONNXDataType(unranked.getElementType());
+      if (t.dtype == 0 || isa<StringType>(unranked.getElementType()))
+        return entry.emitError()
+                   << what << " '" << t.name << "' is a sequence of "
+                   << unranked.getElementType()
+                   << " tensors, which the runtime does not support yet",
+               failure();
+      return t;
+    }
+  }
+  t.type = (sequence ? 1 : 0) + (optional ? 2 : 0);
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked) {
     InFlightDiagnostic diag =
@@ -126,6 +153,14 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
     return entry.emitError() << what << " '" << t.name << "' has element type "
                              << ranked.getElementType()
                              << ", which is not supported by the runtime yet",
+           failure();
+  // The API packs the sub-byte types; the runtime does so for tensors only.
+  static constexpr int32_t kPacked[] = {21, 22, 23, 25, 26};
+  if ((sequence || optional) && llvm::is_contained(kPacked, t.dtype))
+    return entry.emitError() << what << " '" << t.name << "' holds "
+                             << ranked.getElementType()
+                             << " tensors in a sequence or optional, which "
+                                "the runtime does not support yet",
            failure();
   ArrayAttr params;
   if (attrs)
@@ -234,12 +269,25 @@ mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
       llvm::Function::Create(entryType, llvm::GlobalValue::ExternalLinkage,
                              "onnxc_model_entry", *llvmModule);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(llvmContext, "entry", entry));
+  // The C interface returns a single result that is not a memref (a
+  // sequence or an optional: a pointer) by value instead of through its
+  // first argument: stored into the result block here.
+  bool byValue = !target->getReturnType()->isVoidTy();
   SmallVector<llvm::Value *> args;
   for (unsigned i = 0; i < target->arg_size(); ++i) {
-    llvm::Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(0), i);
+    llvm::Value *slot =
+        b.CreateConstGEP1_64(ptr, entry->getArg(0), i + (byValue ? 1 : 0));
     args.push_back(b.CreateLoad(ptr, slot));
   }
-  b.CreateCall(target, args);
+  llvm::Value *result = b.CreateCall(target, args);
+  if (byValue) {
+    if (!target->getReturnType()->isPointerTy()) {
+      module.emitError() << "the entry function returns "
+                         << "a value the runtime cannot take";
+      return nullptr;
+    }
+    b.CreateStore(result, b.CreateLoad(ptr, entry->getArg(0)));
+  }
   b.CreateRetVoid();
 
   // void onnxc_model_init(void): the weight-only work of

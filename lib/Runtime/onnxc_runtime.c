@@ -21,6 +21,7 @@
  *===----------------------------------------------------------------------===*/
 
 #include "onnxc/Runtime/onnxc_runtime.h"
+#include "onnxc_internal.h"
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -54,11 +55,11 @@ extern void onnxc_rt_device_prefetch(void *p, size_t bytes)
     __attribute__((weak));
 /* Waits for the kernels the thread launched (ending the run if one
  * failed), or only waits. */
-extern void onnxc_rt_device_sync(void) __attribute__((weak));
 extern void onnxc_rt_device_drain(void) __attribute__((weak));
 
 typedef struct {
   char *name;
+  int type; /* ONNXC_TYPE_*: a tensor's dtype and dims, or its items' */
   int32_t dtype;
   int rank;
   int64_t *dims;
@@ -286,6 +287,24 @@ static void *allocate(size_t size, size_t alignment) {
   return allocate_block(size, alignment, 0);
 }
 
+void *onnxc_rt_alloc_detached(size_t size) {
+  const size_t alignment = 64;
+  size_t total;
+  if (__builtin_add_overflow(size, sizeof(alloc_header) + alignment, &total))
+    return NULL;
+  char *raw = raw_alloc(total);
+  if (!raw)
+    return NULL;
+  uintptr_t user = ((uintptr_t)raw + sizeof(alloc_header) + alignment - 1) &
+                   ~(uintptr_t)(alignment - 1);
+  alloc_header *h = (alloc_header *)(user - sizeof(alloc_header));
+  h->raw = raw;
+  h->size = size;
+  h->total = total;
+  h->prev = h->next = h;
+  return (void *)user;
+}
+
 static void release(void *p) {
   if (!p)
     return;
@@ -309,6 +328,9 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
   return allocate(size, alignment);
 }
 void _mlir_memref_to_llvm_free(void *p) { release(p); }
+
+void *onnxc_rt_alloc(size_t size) { return allocate(size, 64); }
+void onnxc_rt_release(void *p) { release(p); }
 
 /* The message `index` of onnxc_model_messages with {0}..{3} replaced by the
  * values. */
@@ -385,7 +407,7 @@ static int dtype_is_signed_packed(int32_t dtype) {
 static void unpack_inputs(void **args) {
   for (int i = 0; i < g_num_inputs; ++i) {
     int bits = dtype_packed_bits(g_inputs[i].dtype);
-    if (!bits)
+    if (!bits || g_inputs[i].type != ONNXC_TYPE_TENSOR)
       continue;
     int64_t *w = args[1 + i];
     int64_t count = 1;
@@ -410,8 +432,9 @@ static void stage_inputs(void **args) {
   for (int i = 0; i < g_num_inputs; ++i) {
     int64_t *w = args[1 + i];
     int r = g_inputs[i].rank;
-    if (dtype_packed_bits(g_inputs[i].dtype))
-      continue; /* unpack_inputs made a copy in a buffer of the run */
+    if (dtype_packed_bits(g_inputs[i].dtype) ||
+        g_inputs[i].type != ONNXC_TYPE_TENSOR)
+      continue; /* a copy in a buffer of the run already, or not a tensor */
     size_t bytes = dtype_size(g_inputs[i].dtype);
     for (int d = 0; d < r; ++d)
       bytes *= (size_t)w[3 + d];
@@ -547,14 +570,16 @@ static int parse_tables(void) {
     const char *tok;
     size_t len;
     p = next_token(p, &tok, &len);
+    t->type = (int)strtol(tok, NULL, 10);
+    p = next_token(p, &tok, &len);
     if (!(t->name = decode(tok, len)))
       return 0;
     p = next_token(p, &tok, &len);
     t->dtype = (int32_t)strtol(tok, NULL, 10);
     p = next_token(p, &tok, &len);
-    int rank = (int)strtol(tok, NULL, 10);
-    t->dims = calloc((size_t)rank + 1, sizeof(int64_t));
-    t->dim_names = calloc((size_t)rank + 1, sizeof(char *));
+    int rank = (int)strtol(tok, NULL, 10); /* -1: a sequence's unknown rank */
+    t->dims = calloc((size_t)(rank > 0 ? rank : 0) + 1, sizeof(int64_t));
+    t->dim_names = calloc((size_t)(rank > 0 ? rank : 0) + 1, sizeof(char *));
     if (!t->dims || !t->dim_names)
       return 0;
     t->rank = rank;
@@ -604,6 +629,8 @@ static size_t dtype_size(int32_t dtype) {
   }
 }
 
+size_t onnxc_rt_dtype_size(int32_t dtype) { return dtype_size(dtype); }
+
 /* Bits per element of the types packed at the API, 0 for the others. */
 static int dtype_packed_bits(int32_t dtype) {
   switch (dtype) {
@@ -650,6 +677,14 @@ EXPORT int32_t onnxc_input_dtype(int i) {
   const sig_tensor *t = get(0, i);
   return t ? t->dtype : -1;
 }
+EXPORT int onnxc_input_type(int i) {
+  const sig_tensor *t = get(0, i);
+  return t ? t->type : -1;
+}
+EXPORT int onnxc_output_type(int i) {
+  const sig_tensor *t = get(1, i);
+  return t ? t->type : -1;
+}
 EXPORT int onnxc_input_rank(int i) {
   const sig_tensor *t = get(0, i);
   return t ? t->rank : -1;
@@ -692,41 +727,47 @@ typedef struct {
   int64_t value;
 } bound_dim;
 
-static onnxc_status check_input(int i, const onnxc_tensor *in,
-                                bound_dim *bound, int *num_bound) {
-  const sig_tensor *t = &g_inputs[i];
+/* Checks tensor `in` against signature entry `t`: input `i`, or item `item`
+ * (>= 0) of its sequence. Symbolic dims bind across the inputs' tensors
+ * (not across a sequence's items, whose shapes may differ). */
+static onnxc_status check_tensor(int i, int item, const sig_tensor *t,
+                                 const onnxc_tensor *in, bound_dim *bound,
+                                 int *num_bound) {
+  char what[96];
+  if (item < 0)
+    snprintf(what, sizeof what, "input %d ('%s')", i, t->name);
+  else
+    snprintf(what, sizeof what, "item %d of input %d ('%s')", item, i,
+             t->name);
   if (in->dtype != t->dtype)
-    return fail(ONNXC_ERROR_DTYPE,
-                "input %d ('%s') has element type %d, the model expects %d", i,
-                t->name, in->dtype, t->dtype);
-  if (in->rank != t->rank)
-    return fail(ONNXC_ERROR_RANK,
-                "input %d ('%s') has rank %d, the model expects %d", i,
-                t->name, in->rank, t->rank);
+    return fail(ONNXC_ERROR_DTYPE, "%s has element type %d, the model expects %d",
+                what, in->dtype, t->dtype);
+  if (t->rank >= 0 && in->rank != t->rank)
+    return fail(ONNXC_ERROR_RANK, "%s has rank %d, the model expects %d", what,
+                in->rank, t->rank);
+  if (in->rank < 0)
+    return fail(ONNXC_ERROR_RANK, "%s has rank %d", what, in->rank);
   if (in->rank > 0 && !in->shape)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                "input %d ('%s') has a null shape", i, t->name);
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s has a null shape", what);
   int64_t count = 1;
-  for (int d = 0; d < t->rank; ++d) {
+  for (int d = 0; d < in->rank; ++d) {
     int64_t v = in->shape[d];
     if (v < 0)
-      return fail(ONNXC_ERROR_SHAPE, "input %d ('%s') has negative dim %d", i,
-                  t->name, d);
-    if (t->dims[d] >= 0 && v != t->dims[d])
+      return fail(ONNXC_ERROR_SHAPE, "%s has negative dim %d", what, d);
+    if (t->rank >= 0 && t->dims[d] >= 0 && v != t->dims[d])
       return fail(ONNXC_ERROR_SHAPE,
-                  "input %d ('%s') has size %lld in dim %d, the model expects "
-                  "%lld",
-                  i, t->name, (long long)v, d, (long long)t->dims[d]);
-    if (t->dims[d] < 0 && t->dim_names[d][0]) {
+                  "%s has size %lld in dim %d, the model expects %lld", what,
+                  (long long)v, d, (long long)t->dims[d]);
+    if (item < 0 && t->dims[d] < 0 && t->dim_names[d][0]) {
       int found = 0;
       for (int k = 0; k < *num_bound; ++k)
         if (!strcmp(bound[k].name, t->dim_names[d])) {
           found = 1;
           if (bound[k].value != v)
             return fail(ONNXC_ERROR_SHAPE,
-                        "input %d ('%s') gives dim '%s' the size %lld, an "
-                        "earlier input gave it %lld",
-                        i, t->name, t->dim_names[d], (long long)v,
+                        "%s gives dim '%s' the size %lld, an earlier input "
+                        "gave it %lld",
+                        what, t->dim_names[d], (long long)v,
                         (long long)bound[k].value);
         }
       if (!found) {
@@ -736,32 +777,95 @@ static onnxc_status check_input(int i, const onnxc_tensor *in,
       }
     }
     if (__builtin_mul_overflow(count, v, &count))
-      return fail(ONNXC_ERROR_SHAPE,
-                  "input %d ('%s') has more elements than fit in 64 bits", i,
-                  t->name);
+      return fail(ONNXC_ERROR_SHAPE, "%s has more elements than fit in 64 bits",
+                  what);
   }
   int64_t bytes;
   if (!api_bytes(t->dtype, count, &bytes) ||
       (uint64_t)bytes > (uint64_t)PTRDIFF_MAX)
-    return fail(ONNXC_ERROR_SHAPE,
-                "input %d ('%s') has more bytes than the address space", i,
-                t->name);
+    return fail(ONNXC_ERROR_SHAPE, "%s has more bytes than the address space",
+                what);
   if (count > 0 && !in->data)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "input %d ('%s') has null data",
-                i, t->name);
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s has null data", what);
   return ONNXC_OK;
 }
 
-static void free_results(onnxc_tensor *result, int count) {
-  for (int i = 0; i < count; ++i) {
-    free((void *)result[i].shape);
-    release(result[i].data);
-  }
-  free(result);
+static const char *kind_name(int32_t kind) {
+  return kind == ONNXC_KIND_TENSOR     ? "a tensor"
+         : kind == ONNXC_KIND_SEQUENCE ? "a sequence"
+         : kind == ONNXC_KIND_OPTIONAL ? "an optional"
+                                       : "of no known kind";
 }
 
-EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
-                              onnxc_tensor **outputs, size_t *num_outputs) {
+/* Checks input value `v` against its signature entry; *handle is what the
+ * generated code gets for a sequence or an optional. */
+static onnxc_status check_value(int i, const onnxc_value *v, bound_dim *bound,
+                                int *num_bound, void **handle) {
+  const sig_tensor *t = &g_inputs[i];
+  int optional = t->type == ONNXC_TYPE_OPTIONAL_TENSOR ||
+                 t->type == ONNXC_TYPE_OPTIONAL_SEQUENCE;
+  int sequence = t->type == ONNXC_TYPE_SEQUENCE ||
+                 t->type == ONNXC_TYPE_OPTIONAL_SEQUENCE;
+  *handle = NULL;
+  if (optional) {
+    if (v->kind != ONNXC_KIND_OPTIONAL)
+      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "input %d ('%s') is %s, the model expects an optional", i,
+                  t->name, kind_name(v->kind));
+    if (v->num_items > 1 || (v->num_items && !v->items))
+      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "input %d ('%s') is an optional with %zu items (0 or 1, "
+                  "with items set)",
+                  i, t->name, v->num_items);
+    if (!v->num_items)
+      return ONNXC_OK;
+    v = v->items;
+  }
+  int32_t want = sequence ? ONNXC_KIND_SEQUENCE : ONNXC_KIND_TENSOR;
+  if (v->kind != want)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                "input %d ('%s') %sis %s, the model expects %s", i, t->name,
+                optional ? "holds a value that " : "", kind_name(v->kind),
+                kind_name(want));
+  *handle = (void *)v;
+  if (!sequence)
+    return check_tensor(i, -1, t, &v->tensor, bound, num_bound);
+  if (v->num_items && !v->items)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                "input %d ('%s') is a sequence with null items", i, t->name);
+  for (size_t k = 0; k < v->num_items; ++k) {
+    if (v->items[k].kind != ONNXC_KIND_TENSOR)
+      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "item %zu of input %d ('%s') is %s, the model expects a "
+                  "tensor",
+                  k, i, t->name, kind_name(v->items[k].kind));
+    onnxc_status s =
+        check_tensor(i, (int)k, t, &v->items[k].tensor, bound, num_bound);
+    if (s != ONNXC_OK)
+      return s;
+  }
+  return ONNXC_OK;
+}
+
+static int is_tensor(const sig_tensor *t) {
+  return t->type == ONNXC_TYPE_TENSOR;
+}
+
+/* Words of entry `t` in the argument or result block: a descriptor for a
+ * tensor, a pointer for the others. */
+static size_t value_words(const sig_tensor *t) {
+  return is_tensor(t) ? descriptor_words(t->rank) : 1;
+}
+
+static void free_value_array(onnxc_value *values, int count) {
+  for (int i = 0; i < count; ++i)
+    onnxc_rt_free_value(&values[i]);
+  free(values);
+}
+
+EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
+                                     size_t num_inputs, onnxc_value **outputs,
+                                     size_t *num_outputs) {
   g_error[0] = 0;
   if (!outputs || !num_outputs)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "outputs pointers are null");
@@ -779,47 +883,57 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
 
   size_t total_dims = 0;
   for (int i = 0; i < g_num_inputs; ++i)
-    total_dims += (size_t)g_inputs[i].rank;
+    total_dims += (size_t)(g_inputs[i].rank > 0 ? g_inputs[i].rank : 0);
   bound_dim *bound = calloc(total_dims + 1, sizeof(bound_dim));
-  if (!bound)
+  void **handles = calloc((size_t)g_num_inputs + 1, sizeof(void *));
+  if (!bound || !handles) {
+    free(bound);
+    free(handles);
     return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
   int num_bound = 0;
   for (int i = 0; i < g_num_inputs; ++i) {
-    onnxc_status s = check_input(i, &inputs[i], bound, &num_bound);
+    onnxc_status s = check_value(i, &inputs[i], bound, &num_bound, &handles[i]);
     if (s != ONNXC_OK) {
       free(bound);
+      free(handles);
       return s;
     }
   }
   free(bound);
 
-  /* Descriptors: inputs, then one block for all results. */
+  /* Descriptors (or pointers): inputs, then one block for all results. */
   size_t in_words = 0, out_words = 0;
   for (int i = 0; i < g_num_inputs; ++i)
-    in_words += descriptor_words(g_inputs[i].rank);
+    in_words += value_words(&g_inputs[i]);
   for (int i = 0; i < g_num_outputs; ++i)
-    out_words += descriptor_words(g_outputs[i].rank);
+    out_words += value_words(&g_outputs[i]);
   int64_t *words = calloc(in_words + out_words + 1, sizeof(int64_t));
   void **args = calloc((size_t)g_num_inputs + 1, sizeof(void *));
-  onnxc_tensor *result = calloc((size_t)g_num_outputs + 1, sizeof(onnxc_tensor));
+  onnxc_value *result = calloc((size_t)g_num_outputs + 1, sizeof(onnxc_value));
   run_context *run = malloc(sizeof(run_context));
   if (!words || !args || !result || !run) {
     free(words);
     free(args);
     free(result);
     free(run);
+    free(handles);
     return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   int64_t *results = words + in_words;
   args[0] = results;
   int64_t *w = words;
   for (int i = 0; i < g_num_inputs; ++i) {
-    const onnxc_tensor *in = &inputs[i];
+    if (!is_tensor(&g_inputs[i])) {
+      args[1 + i] = handles[i];
+      continue;
+    }
+    const onnxc_tensor *in = &((const onnxc_value *)handles[i])->tensor;
     int r = in->rank;
     memcpy(&w[0], &in->data, sizeof(void *));
     memcpy(&w[1], &in->data, sizeof(void *));
     w[2] = 0;
-    int64_t stride = 1; /* no overflow: check_input bounded the product */
+    int64_t stride = 1; /* no overflow: check_tensor bounded the product */
     for (int d = r - 1; d >= 0; --d) {
       w[3 + d] = in->shape[d];
       w[3 + r + d] = stride;
@@ -828,6 +942,7 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     args[1 + i] = w;
     w += descriptor_words(r);
   }
+  free(handles);
 
   onnxc_rt_run_begin();
   onnxc_status status = call_entry(run, args);
@@ -840,43 +955,64 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     return status;
   }
 
-  /* Take the results out of the run's list of buffers; what remains there
-   * the generated code did not free, and is freed now. */
+  /* Take the tensor results out of the run's list of buffers and copy the
+   * other values out of it; what remains there the generated code did not
+   * free, and is freed now. */
+  int copied = 1;
   w = results;
   for (int i = 0; i < g_num_outputs; ++i) {
     const sig_tensor *t = &g_outputs[i];
+    if (!is_tensor(t)) {
+      const onnxc_value *v;
+      memcpy(&v, &w[0], sizeof v);
+      if (t->type == ONNXC_TYPE_SEQUENCE) {
+        copied = copied && onnxc_rt_copy_value(v, &result[i]);
+      } else {
+        result[i].kind = ONNXC_KIND_OPTIONAL;
+        result[i].tensor.dtype = t->dtype;
+        if (v && copied) {
+          result[i].items = calloc(1, sizeof(onnxc_value));
+          copied = result[i].items && onnxc_rt_copy_value(v, result[i].items);
+          result[i].num_items = result[i].items != NULL;
+        }
+      }
+      ++w;
+      continue;
+    }
     int r = t->rank;
-    void *allocated, *aligned;
+    void *allocated;
     memcpy(&allocated, &w[0], sizeof(void *));
-    memcpy(&aligned, &w[1], sizeof(void *));
     if (allocated)
       unlink_buffer((alloc_header *)((char *)allocated - sizeof(alloc_header)));
-    result[i].dtype = t->dtype;
-    result[i].rank = r;
-    result[i].data = allocated;
+    result[i].kind = ONNXC_KIND_TENSOR;
+    result[i].tensor.dtype = t->dtype;
+    result[i].tensor.rank = r;
+    result[i].tensor.data = allocated;
     w += descriptor_words(r);
   }
   release_all(run);
   free(run);
 
   w = results;
-  for (int i = 0; i < g_num_outputs; ++i) {
+  for (int i = 0; i < g_num_outputs && copied; ++i) {
     const sig_tensor *t = &g_outputs[i];
+    if (!is_tensor(t)) {
+      ++w;
+      continue;
+    }
     int r = t->rank;
     int64_t *shape = malloc(sizeof(int64_t) * ((size_t)r + 1));
     if (!shape) {
-      free_results(result, g_num_outputs);
-      free(words);
-      free(args);
-      return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+      copied = 0;
+      break;
     }
     for (int d = 0; d < r; ++d)
       shape[d] = w[3 + d];
-    result[i].shape = shape;
+    result[i].tensor.shape = shape;
     /* The generated code returns fresh allocations (see the
      * onnxc-fresh-result-buffers pass); `allocated` is what the allocator
      * gave. Move the data to the start of its own block so that
-     * onnxc_free_outputs releases it. The element count fits: the buffer
+     * onnxc_free_values releases it. The element count fits: the buffer
      * exists. */
     size_t bytes = dtype_size(t->dtype);
     for (int d = 0; d < r; ++d)
@@ -884,35 +1020,95 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
     void *aligned;
     memcpy(&aligned, &w[1], sizeof(void *));
     char *data = (char *)aligned + w[2] * (int64_t)dtype_size(t->dtype);
-    if (data != result[i].data && result[i].data && bytes)
-      memmove(result[i].data, data, bytes);
-    if (dtype_packed_bits(t->dtype) && result[i].data)
-      pack_elements_in_place(result[i].data, (int64_t)bytes,
-                             dtype_packed_bits(t->dtype));
+    void *own = result[i].tensor.data;
+    if (data != own && own && bytes)
+      memmove(own, data, bytes);
+    if (dtype_packed_bits(t->dtype) && own)
+      pack_elements_in_place(own, (int64_t)bytes, dtype_packed_bits(t->dtype));
     w += descriptor_words(r);
   }
   free(words);
   free(args);
+  if (!copied) {
+    free_value_array(result, g_num_outputs);
+    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
   *outputs = result;
   *num_outputs = (size_t)g_num_outputs;
+  return ONNXC_OK;
+}
+
+EXPORT void onnxc_free_values(onnxc_value *values, size_t num_values) {
+  if (values)
+    free_value_array(values, (int)num_values);
+}
+
+EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
+                              onnxc_tensor **outputs, size_t *num_outputs) {
+  g_error[0] = 0;
+  if (!outputs || !num_outputs)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "outputs pointers are null");
+  *outputs = NULL;
+  *num_outputs = 0;
+  if (!ensure_signature())
+    return fail(ONNXC_ERROR_OUT_OF_MEMORY,
+                "out of memory reading the model's signature");
+  for (int k = 0; k < g_num_inputs + g_num_outputs; ++k) {
+    const sig_tensor *t =
+        k < g_num_inputs ? &g_inputs[k] : &g_outputs[k - g_num_inputs];
+    if (!is_tensor(t))
+      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "%s '%s' is not a tensor: run the model with "
+                  "onnxc_run_values",
+                  k < g_num_inputs ? "input" : "output", t->name);
+  }
+  if (num_inputs != (size_t)g_num_inputs)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                "the model takes %d inputs, %zu given", g_num_inputs,
+                num_inputs);
+  if (num_inputs && !inputs)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
+  onnxc_value *values = calloc(num_inputs + 1, sizeof(onnxc_value));
+  onnxc_tensor *result = calloc((size_t)g_num_outputs + 1, sizeof(onnxc_tensor));
+  if (!values || !result) {
+    free(values);
+    free(result);
+    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  }
+  for (size_t i = 0; i < num_inputs; ++i) {
+    values[i].kind = ONNXC_KIND_TENSOR;
+    values[i].tensor = inputs[i];
+  }
+  onnxc_value *out = NULL;
+  size_t count = 0;
+  onnxc_status status = onnxc_run_values(values, num_inputs, &out, &count);
+  free(values);
+  if (status != ONNXC_OK) {
+    free(result);
+    return status;
+  }
+  for (size_t i = 0; i < count; ++i)
+    result[i] = out[i].tensor; /* the shape and data move */
+  free(out);
+  *outputs = result;
+  *num_outputs = count;
   return ONNXC_OK;
 }
 
 EXPORT void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs) {
   if (!outputs)
     return;
-  free_results(outputs, (int)num_outputs);
+  for (size_t i = 0; i < num_outputs; ++i) {
+    free((void *)outputs[i].shape);
+    release(outputs[i].data);
+  }
+  free(outputs);
 }
 
 /* MLIR's memref.copy of strided (non-contiguous) memrefs lowers to a call
  * of this function (the signature of MLIR's CRunnerUtils memrefCopy); the
  * compiled model links it from here instead of from libmlir_c_runner_utils.
  * Descriptors: allocated, aligned, offset, sizes[rank], strides[rank]. */
-typedef struct {
-  int64_t rank;
-  void *descriptor;
-} onnxc_unranked_memref;
-
 void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
                 onnxc_unranked_memref *dst) {
   if (onnxc_rt_device_sync)

@@ -2,6 +2,7 @@
 
 #include "Compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -96,8 +97,59 @@ Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
   return c;
 }
 
+/// "tensor", "seq", "optional(tensor)", "optional(seq)".
+static std::string kindString(const HostValue &v) {
+  std::string s = v.holdsSequence() ? "seq" : "tensor";
+  return v.isOptional() ? "optional(" + s + ")" : s;
+}
+
+static double maxOrNaN(double a, double b) {
+  return std::isnan(a) || std::isnan(b)
+             ? std::numeric_limits<double>::quiet_NaN()
+             : std::max(a, b);
+}
+
+ValueComparison compareValues(const HostValue &actual,
+                              const HostValue &expected, double rtol,
+                              double atol) {
+  ValueComparison c;
+  auto mismatch = [&](const std::string &what) {
+    c.pass = false;
+    c.mismatch = what;
+    return c;
+  };
+  if (actual.kind() != expected.kind() ||
+      actual.holdsSequence() != expected.holdsSequence())
+    return mismatch("kind " + kindString(actual) + ", expected " +
+                    kindString(expected));
+  if (actual.hasValue() != expected.hasValue())
+    return mismatch(actual.hasValue() ? "a value, expected none"
+                                      : "no value, expected one");
+  if (!actual.hasValue())
+    return c;
+  std::vector<const HostTensor *> a = actual.tensors(), e = expected.tensors();
+  if (actual.holdsSequence() && a.size() != e.size())
+    return mismatch(std::to_string(a.size()) + " item" +
+                    (a.size() == 1 ? "" : "s") + ", expected " +
+                    std::to_string(e.size()));
+  for (size_t i = 0; i < a.size(); ++i) {
+    Comparison item = compareTensors(*a[i], *e[i], rtol, atol);
+    if (!item.mismatch.empty())
+      return mismatch(actual.holdsSequence()
+                          ? "item " + std::to_string(i) + ": " + item.mismatch
+                          : item.mismatch);
+    c.pass &= item.pass;
+    c.maxAbsError = maxOrNaN(c.maxAbsError, item.maxAbsError);
+    c.maxRelError = maxOrNaN(c.maxRelError, item.maxRelError);
+    c.items.push_back(item);
+  }
+  return c;
+}
+
 bool identical(const HostTensor &a, const onnxc_tensor &b) {
   if (a.dtype() != b.dtype || int32_t(a.shape().size()) != b.rank)
+    return false;
+  if ((b.rank > 0 && !b.shape) || (a.sizeInBytes() && !b.data))
     return false;
   for (int32_t i = 0; i < b.rank; ++i)
     if (a.shape()[i] != b.shape[i])

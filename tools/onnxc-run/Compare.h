@@ -4,7 +4,8 @@
 // |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN, an
 // infinity only equal to itself; integers and bools compared exactly; dtype
 // and shape must match. Complex numbers compare their real and imaginary
-// parts separately.
+// parts separately. A sequence or an optional compares its structure
+// (kind, presence, number of items), then each of its tensors by that rule.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #define ONNXC_TOOLS_ONNXC_RUN_COMPARE_H
 
 #include "Tensor.h"
+#include "Value.h"
 
 #include <string>
 
@@ -34,6 +36,23 @@ Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
 
 /// "[1,2]": the multi-index of flat `index` in `shape`.
 std::string indexString(const std::vector<int64_t> &shape, int64_t index);
+
+/// The comparison of a value with its expected value.
+struct ValueComparison {
+  bool pass = true;
+  /// Set when the kinds, the presence of an optional's value, the number of
+  /// items or a tensor's dtype or shape differ ("3 items, expected 2",
+  /// "item 1: shape [2,3], expected [3,3]"); nothing else is then set.
+  std::string mismatch;
+  /// Over every tensor compared (NaN when one of them is).
+  double maxAbsError = 0, maxRelError = 0;
+  /// One per tensor: the tensor, or each item of the sequence in order.
+  std::vector<Comparison> items;
+};
+
+ValueComparison compareValues(const HostValue &actual,
+                              const HostValue &expected, double rtol,
+                              double atol);
 
 /// Bitwise equality of dtype, shape and bytes.
 bool identical(const HostTensor &a, const onnxc_tensor &b);

@@ -6,8 +6,10 @@
 
 namespace onnxc::runner {
 
-std::string ValueInfo::describe() const {
-  std::string s = name + ": " + dtypeName(dtype) + "[";
+std::string ValueInfo::typeString() const {
+  std::string s = dtypeName(dtype) + "[";
+  if (!rankKnown)
+    s += "*";
   for (size_t i = 0; i < dims.size(); ++i) {
     if (i)
       s += ",";
@@ -16,13 +18,34 @@ std::string ValueInfo::describe() const {
     else
       s += dimNames[i].empty() ? "?" : dimNames[i];
   }
-  return s + "]";
+  s += "]";
+  if (isSequence())
+    s = "seq(" + s + ")";
+  if (isOptional())
+    s = "optional(" + s + ")";
+  return s;
+}
+
+std::string ValueInfo::describe() const { return name + ": " + typeString(); }
+
+std::string listValues(const std::vector<ValueInfo> &values) {
+  std::string s;
+  for (const ValueInfo &v : values)
+    s += (s.empty() ? "" : ", ") + v.describe();
+  return s.empty() ? "none" : s;
+}
+
+int findByName(const std::vector<ValueInfo> &values, const std::string &name) {
+  for (size_t i = 0; i < values.size(); ++i)
+    if (values[i].name == name)
+      return int(i);
+  return -1;
 }
 
 void OutputSet::reset() {
-  if (tensors && freeFn)
-    freeFn(tensors, count);
-  tensors = nullptr;
+  if (values && freeFn)
+    freeFn(values, count);
+  values = nullptr;
   count = 0;
 }
 
@@ -44,6 +67,14 @@ static bool resolve(void *handle, const char *symbol, Fn &fn,
 
 static std::string str(const char *s) { return s ? s : ""; }
 
+bool CompiledModel::hasNonTensorValues() const {
+  for (const auto *sig : {&inputs_, &outputs_})
+    for (const ValueInfo &v : *sig)
+      if (v.type != ONNXC_TYPE_TENSOR)
+        return true;
+  return false;
+}
+
 std::string CompiledModel::device() const {
   const char *d = deviceFn ? deviceFn() : nullptr;
   return d ? d : "cpu";
@@ -64,6 +95,8 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
     error = str(dlerror());
     return false;
   }
+  // What every API version has, then the version, then what version 2 added
+  // (so that an older library is told apart by its version).
   if (!resolve(handle, "onnxc_api_version", apiVersion, error) ||
       !resolve(handle, "onnxc_num_inputs", numInputs, error) ||
       !resolve(handle, "onnxc_num_outputs", numOutputs, error) ||
@@ -77,8 +110,6 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
       !resolve(handle, "onnxc_output_rank", outputRank, error) ||
       !resolve(handle, "onnxc_output_dim", outputDim, error) ||
       !resolve(handle, "onnxc_output_dim_name", outputDimName, error) ||
-      !resolve(handle, "onnxc_run", runFn, error) ||
-      !resolve(handle, "onnxc_free_outputs", freeOutputs, error) ||
       !resolve(handle, "onnxc_last_error", lastError, error))
     return false;
   setThreads = reinterpret_cast<decltype(setThreads)>(
@@ -92,10 +123,15 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
             std::to_string(ONNXC_API_VERSION);
     return false;
   }
+  if (!resolve(handle, "onnxc_input_type", inputType, error) ||
+      !resolve(handle, "onnxc_output_type", outputType, error) ||
+      !resolve(handle, "onnxc_run_values", runValues, error) ||
+      !resolve(handle, "onnxc_free_values", freeValues, error))
+    return false;
 
-  auto readSignature = [&](int count, auto nameOf, auto dtypeOf, auto rankOf,
-                           auto dimOf, auto dimNameOf, const char *what,
-                           std::vector<ValueInfo> &infos) {
+  auto readSignature = [&](int count, auto nameOf, auto typeOf, auto dtypeOf,
+                           auto rankOf, auto dimOf, auto dimNameOf,
+                           const char *what, std::vector<ValueInfo> &infos) {
     if (count < 0) {
       error = std::string("the library reports a negative number of ") + what;
       return false;
@@ -103,9 +139,19 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
     for (int i = 0; i < count; ++i) {
       ValueInfo info;
       info.name = str(nameOf(i));
+      info.type = typeOf(i);
+      if (info.type < ONNXC_TYPE_TENSOR ||
+          info.type > ONNXC_TYPE_OPTIONAL_SEQUENCE) {
+        error = std::string(what) + " " + std::to_string(i) +
+                " has the unknown type " + std::to_string(info.type);
+        return false;
+      }
       info.dtype = dtypeOf(i);
       int rank = rankOf(i);
-      if (rank < 0) {
+      if (rank == -1 && info.isSequence()) {
+        info.rankKnown = false;
+        rank = 0;
+      } else if (rank < 0) {
         error = std::string(what) + " " + std::to_string(i) +
                 " has a negative rank";
         return false;
@@ -119,30 +165,31 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
     }
     return true;
   };
-  return readSignature(numInputs(), inputName, inputDtype, inputRank, inputDim,
-                       inputDimName, "inputs", inputs_) &&
-         readSignature(numOutputs(), outputName, outputDtype, outputRank,
-                       outputDim, outputDimName, "outputs", outputs_);
+  return readSignature(numInputs(), inputName, inputType, inputDtype, inputRank,
+                       inputDim, inputDimName, "inputs", inputs_) &&
+         readSignature(numOutputs(), outputName, outputType, outputDtype,
+                       outputRank, outputDim, outputDimName, "outputs",
+                       outputs_);
 }
 
-onnxc_status CompiledModel::run(const std::vector<onnxc_tensor> &inputs,
+onnxc_status CompiledModel::run(const std::vector<onnxc_value> &inputs,
                                 OutputSet &outputs, std::string &error) const {
   outputs.reset();
-  onnxc_tensor *result = nullptr;
+  onnxc_value *result = nullptr;
   size_t count = 0;
-  onnxc_status status = runFn(inputs.empty() ? nullptr : inputs.data(),
-                              inputs.size(), &result, &count);
+  onnxc_status status = runValues(inputs.empty() ? nullptr : inputs.data(),
+                                  inputs.size(), &result, &count);
   if (status != ONNXC_OK) {
     error = str(lastError());
     if (error.empty())
-      error = "onnxc_run failed with status " + std::to_string(status) +
+      error = "onnxc_run_values failed with status " + std::to_string(status) +
               " and no message";
     if (result) // the contract says NULL; do not leak if it is not
-      freeOutputs(result, count);
+      freeValues(result, count);
     return status;
   }
-  outputs.freeFn = freeOutputs;
-  outputs.tensors = result;
+  outputs.freeFn = freeValues;
+  outputs.values = result;
   outputs.count = count;
   return status;
 }

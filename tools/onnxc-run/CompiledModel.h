@@ -1,7 +1,9 @@
 //===- CompiledModel.h - A model library loaded with dlopen -----*- C++ -*-===//
 //
 // Loads a shared object produced by onnxc, resolves the functions of
-// onnxc_runtime.h and reads its signature.
+// onnxc_runtime.h and reads its signature. Every run goes through
+// onnxc_run_values, which takes and gives tensors as well as sequences and
+// optionals.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,18 +17,41 @@
 
 namespace onnxc::runner {
 
-/// One input or output of the model's signature.
+/// One input or output of the model's signature: a tensor, a sequence of
+/// tensors or an optional of either (`type`, ONNXC_TYPE_*). `dtype`, `dims`
+/// describe the tensor, or each tensor of the sequence.
 struct ValueInfo {
   std::string name;
+  int type = ONNXC_TYPE_TENSOR;
   int32_t dtype = 0;
+  /// False for a sequence whose tensors' rank the model leaves open (rank
+  /// -1); `dims` is then empty.
+  bool rankKnown = true;
   std::vector<int64_t> dims;         // -1 for a dim known only at run time
   std::vector<std::string> dimNames; // the dim_param of each -1 dim, or ""
 
+  bool isSequence() const {
+    return type == ONNXC_TYPE_SEQUENCE || type == ONNXC_TYPE_OPTIONAL_SEQUENCE;
+  }
+  bool isOptional() const {
+    return type == ONNXC_TYPE_OPTIONAL_TENSOR ||
+           type == ONNXC_TYPE_OPTIONAL_SEQUENCE;
+  }
+
+  /// The type alone: "float32[N,3]", "seq(float32[?,3])", "seq(int64[*])"
+  /// (unknown rank), "optional(float32[4])", "optional(seq(int32[4]))".
+  std::string typeString() const;
   /// "X: float32[N,3]"
   std::string describe() const;
 };
 
-/// The library's outputs of one onnxc_run, released on destruction.
+/// "X: float32[N,3], K: int64[2]", or "none".
+std::string listValues(const std::vector<ValueInfo> &values);
+
+/// The index of the entry called `name`, or -1.
+int findByName(const std::vector<ValueInfo> &values, const std::string &name);
+
+/// The library's outputs of one onnxc_run_values, released on destruction.
 class OutputSet {
 public:
   OutputSet() = default;
@@ -36,12 +61,12 @@ public:
 
   void reset();
   size_t size() const { return count; }
-  const onnxc_tensor &operator[](size_t i) const { return tensors[i]; }
+  const onnxc_value &operator[](size_t i) const { return values[i]; }
 
 private:
   friend class CompiledModel;
-  void (*freeFn)(onnxc_tensor *, size_t) = nullptr;
-  onnxc_tensor *tensors = nullptr;
+  void (*freeFn)(onnxc_value *, size_t) = nullptr;
+  onnxc_value *values = nullptr;
   size_t count = 0;
 };
 
@@ -59,6 +84,9 @@ public:
   const std::vector<ValueInfo> &inputs() const { return inputs_; }
   const std::vector<ValueInfo> &outputs() const { return outputs_; }
 
+  /// Whether some input or output is a sequence or an optional.
+  bool hasNonTensorValues() const;
+
   /// Where the library runs (onnxc_device): "cpu" or "cuda"; "cpu" for a
   /// library that predates the function.
   std::string device() const;
@@ -67,9 +95,10 @@ public:
   /// false when the library does not export it.
   bool setNumThreads(int threads) const;
 
-  /// Runs the model; on failure returns the status with `error` set to the
-  /// library's onnxc_last_error() (read on the calling thread).
-  onnxc_status run(const std::vector<onnxc_tensor> &inputs, OutputSet &outputs,
+  /// Runs the model (onnxc_run_values); on failure returns the status with
+  /// `error` set to the library's onnxc_last_error() (read on the calling
+  /// thread).
+  onnxc_status run(const std::vector<onnxc_value> &inputs, OutputSet &outputs,
                    std::string &error) const;
 
 private:
@@ -82,16 +111,18 @@ private:
   decltype(&onnxc_num_outputs) numOutputs = nullptr;
   decltype(&onnxc_input_name) inputName = nullptr;
   decltype(&onnxc_input_dtype) inputDtype = nullptr;
+  decltype(&onnxc_input_type) inputType = nullptr;
   decltype(&onnxc_input_rank) inputRank = nullptr;
   decltype(&onnxc_input_dim) inputDim = nullptr;
   decltype(&onnxc_input_dim_name) inputDimName = nullptr;
   decltype(&onnxc_output_name) outputName = nullptr;
   decltype(&onnxc_output_dtype) outputDtype = nullptr;
+  decltype(&onnxc_output_type) outputType = nullptr;
   decltype(&onnxc_output_rank) outputRank = nullptr;
   decltype(&onnxc_output_dim) outputDim = nullptr;
   decltype(&onnxc_output_dim_name) outputDimName = nullptr;
-  decltype(&onnxc_run) runFn = nullptr;
-  decltype(&onnxc_free_outputs) freeOutputs = nullptr;
+  decltype(&onnxc_run_values) runValues = nullptr;
+  decltype(&onnxc_free_values) freeValues = nullptr;
   decltype(&onnxc_last_error) lastError = nullptr;
   decltype(&onnxc_set_num_threads) setThreads = nullptr; // optional
 };

@@ -12,8 +12,8 @@
 
 namespace onnxc::runner {
 
-static bool readFile(const std::string &path, std::string &contents,
-                     std::string &error) {
+bool readFile(const std::string &path, std::string &contents,
+              std::string &error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot open file: " + std::strerror(errno);
@@ -242,13 +242,25 @@ bool readTensorProto(const std::string &path, HostTensor &tensor,
   std::string bytes;
   if (!readFile(path, bytes, error))
     return false;
+  onnx::TensorProto proto;
+  if (!proto.ParseFromString(bytes)) {
+    error = path + ": not a serialized onnx.TensorProto";
+    return false;
+  }
+  if (!tensorFromProto(proto, tensor, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  name = proto.name();
+  return true;
+}
+
+bool tensorFromProto(const onnx::TensorProto &proto, HostTensor &tensor,
+                     std::string &error) {
   auto fail = [&](const std::string &msg) {
-    error = path + ": " + msg;
+    error = msg;
     return false;
   };
-  onnx::TensorProto proto;
-  if (!proto.ParseFromString(bytes))
-    return fail("not a serialized onnx.TensorProto");
   // A SequenceProto, OptionalProto or MapProto often parses as a TensorProto
   // without data_type.
   if (!proto.has_data_type() || proto.data_type() == 0)
@@ -267,7 +279,6 @@ bool readTensorProto(const std::string &path, HostTensor &tensor,
   for (int64_t d : shape)
     if (d < 0)
       return fail("negative dim in " + shapeString(shape));
-  name = proto.name();
   HostTensor t(dtype, shape);
   int64_t n = t.numElements();
   if (proto.has_raw_data()) {
@@ -284,8 +295,8 @@ bool readTensorProto(const std::string &path, HostTensor &tensor,
     int64_t want = isComplex(dtype) ? 2 * n : n;
     if (count == want)
       return true;
-    error = path + ": " + field + " has " + std::to_string(count) +
-            " values; " + dtypeName(dtype) + shapeString(shape) + " needs " +
+    error = std::string(field) + " has " + std::to_string(count) + " values; " +
+            dtypeName(dtype) + shapeString(shape) + " needs " +
             std::to_string(want);
     return false;
   };

@@ -13,7 +13,16 @@
 
 #include <string>
 
+namespace onnx {
+class TensorProto;
+} // namespace onnx
+
 namespace onnxc::runner {
+
+/// The bytes of `path`; false with `error` set (naming the file) when it
+/// cannot be read.
+bool readFile(const std::string &path, std::string &contents,
+              std::string &error);
 
 /// Reads `path` by its extension (.npy, else TensorProto). On failure returns
 /// false and sets `error` (which names the file). `name` receives the
@@ -24,6 +33,11 @@ bool readTensorFile(const std::string &path, HostTensor &tensor,
 bool readNpy(const std::string &path, HostTensor &tensor, std::string &error);
 bool readTensorProto(const std::string &path, HostTensor &tensor,
                      std::string &name, std::string &error);
+
+/// The tensor of a parsed TensorProto; on failure `error` says why (without
+/// a file name).
+bool tensorFromProto(const onnx::TensorProto &proto, HostTensor &tensor,
+                     std::string &error);
 
 /// Writes `tensor` as a TensorProto with raw_data.
 bool writeTensorProto(const std::string &path, const std::string &name,

@@ -18,6 +18,8 @@ namespace mlir::onnxc {
 struct ModelSignature {
   struct Tensor {
     std::string name;
+    int type = 0;              // ONNXC_TYPE_* of onnxc_runtime.h
+    bool rankKnown = true;     // false: a sequence's items of unknown rank
     int32_t dtype;             // onnx TensorProto.DataType
     std::vector<int64_t> dims; // -1 where dynamic
     std::vector<std::string> dimNames;

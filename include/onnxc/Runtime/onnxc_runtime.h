@@ -37,7 +37,7 @@
 extern "C" {
 #endif
 
-#define ONNXC_API_VERSION 1
+#define ONNXC_API_VERSION 2
 
 typedef enum onnxc_status {
   ONNXC_OK = 0,
@@ -74,6 +74,53 @@ typedef struct onnxc_tensor {
   void *data;           /* dense row-major elements */
 } onnxc_tensor;
 
+/* Values that are not tensors: sequences of tensors and optionals. A model
+ * whose signature has one (onnxc_input_type / onnxc_output_type) runs
+ * through onnxc_run_values; onnxc_run takes and gives tensors only.
+ *
+ *   ONNXC_KIND_TENSOR    `tensor` holds it.
+ *   ONNXC_KIND_SEQUENCE  `items` points to `num_items` values of kind
+ *                        ONNXC_KIND_TENSOR (their shapes may differ; their
+ *                        element type is the sequence's, also given in
+ *                        `tensor.dtype`, which is all an empty sequence says).
+ *   ONNXC_KIND_OPTIONAL  `num_items` is 0 (no value) or 1: then `items`
+ *                        points to the value (a tensor or a sequence).
+ *                        An optional entry of the signature is always
+ *                        passed and returned as such a value.
+ *
+ * `items` may be NULL when `num_items` is 0. Only `tensor.dtype` means
+ * something in a sequence or an optional. The thread-safety and
+ * never-writes-its-inputs promises and the run-time checks of onnxc_run
+ * hold for onnxc_run_values alike.
+ *
+ * Ownership: the caller owns what it passes to onnxc_run_values (every
+ * level) and the library never writes it; everything reachable from the
+ * outputs of onnxc_run_values (items arrays, shapes, data) belongs to the
+ * library until onnxc_free_values releases it all at once. */
+typedef enum onnxc_kind {
+  ONNXC_KIND_TENSOR = 0,
+  ONNXC_KIND_SEQUENCE = 1,
+  ONNXC_KIND_OPTIONAL = 2
+} onnxc_kind;
+
+typedef struct onnxc_value {
+  int32_t kind;               /* onnxc_kind */
+  onnxc_tensor tensor;        /* ONNXC_KIND_TENSOR; a sequence's dtype */
+  size_t num_items;           /* see above */
+  struct onnxc_value *items;
+} onnxc_value;
+
+/* The type of a signature entry (onnxc_input_type / onnxc_output_type):
+ * its dtype, rank and dims (below) describe the tensor, or the tensors of
+ * the sequence. A sequence (optional or not) whose tensors' rank the model
+ * leaves open has rank -1. */
+enum {
+  ONNXC_TYPE_TENSOR = 0,
+  ONNXC_TYPE_SEQUENCE = 1,          /* sequence of tensors */
+  ONNXC_TYPE_OPTIONAL_TENSOR = 2,   /* optional tensor */
+  ONNXC_TYPE_OPTIONAL_SEQUENCE = 3  /* optional sequence of tensors */
+};
+
 /* Signature. Indices run from 0 to count - 1. A dim is -1 when it is only
  * known at run time; its symbolic name (ONNX dim_param) is then given by
  * onnxc_*_dim_name, or "" when the model names none. Strings live as long
@@ -83,23 +130,36 @@ int onnxc_num_inputs(void);
 int onnxc_num_outputs(void);
 const char *onnxc_input_name(int index);
 int32_t onnxc_input_dtype(int index);
+int onnxc_input_type(int index); /* ONNXC_TYPE_* */
 int onnxc_input_rank(int index);
 int64_t onnxc_input_dim(int index, int axis);
 const char *onnxc_input_dim_name(int index, int axis);
 const char *onnxc_output_name(int index);
 int32_t onnxc_output_dtype(int index);
+int onnxc_output_type(int index);
 int onnxc_output_rank(int index);
 int64_t onnxc_output_dim(int index, int axis);
 const char *onnxc_output_dim_name(int index, int axis);
 
-/* Runs the model. `inputs` holds onnxc_num_inputs() tensors in signature
- * order; the caller keeps ownership of them. On success *outputs points to
+/* Runs a model whose inputs and outputs are all tensors (else
+ * ONNXC_ERROR_INVALID_ARGUMENT: use onnxc_run_values). `inputs` holds
+ * onnxc_num_inputs() tensors in signature order; the caller keeps
+ * ownership of them. On success *outputs points to
  * onnxc_num_outputs() tensors allocated by the library: release them with
  * onnxc_free_outputs. On failure *outputs is NULL and onnxc_last_error()
  * describes the problem. */
 onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
                        onnxc_tensor **outputs, size_t *num_outputs);
 void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs);
+
+/* Runs a model with values of any kind (tensors included), in signature
+ * order; the same contract as onnxc_run otherwise. Release the outputs
+ * with onnxc_free_values. An input whose kind or element type differs from
+ * the signature gives ONNXC_ERROR_INVALID_ARGUMENT or ONNXC_ERROR_DTYPE
+ * naming it. */
+onnxc_status onnxc_run_values(const onnxc_value *inputs, size_t num_inputs,
+                              onnxc_value **outputs, size_t *num_outputs);
+void onnxc_free_values(onnxc_value *values, size_t num_values); /* NULL: no-op */
 
 /* Intra-op threads: how many threads (the calling one included) one run
  * may use for its parallel loops. The default is ONNXC_NUM_THREADS when

@@ -1,6 +1,8 @@
 //===- Common.cpp - Helpers shared by the onnx -> linalg patterns ---------===//
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "onnxc/Conversion/RuntimeChecks.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -20,6 +22,14 @@ ONNXToLinalgTypeConverter::ONNXToLinalgTypeConverter() {
   });
   addConversion([](UnrankedTensorType t) -> Type {
     return UnrankedTensorType::get(toSignless(t.getElementType()));
+  });
+  // Sequences and optionals: pointers to the runtime's values
+  // (Sequence.cpp).
+  addConversion([](SeqType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext());
+  });
+  addConversion([](OptType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext());
   });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
                  Location loc) -> Value {

@@ -12,6 +12,8 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -159,7 +161,8 @@ struct ConvertONNXToLinalgPass
     target.addIllegalDialect<ONNXDialect>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
                            arith::ArithDialect, math::MathDialect,
-                           scf::SCFDialect,
+                           scf::SCFDialect, memref::MemRefDialect,
+                           LLVM::LLVMDialect,
                            bufferization::BufferizationDialect>();
     target.addLegalOp<ModuleOp, func::CallOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
@@ -195,6 +198,7 @@ struct ConvertONNXToLinalgPass
     populateCol2ImPatterns(converter, patterns);
     populateDeformConvPatterns(converter, patterns);
     populateRandomPatterns(converter, patterns);
+    populateSequencePatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
@@ -245,6 +249,7 @@ struct ConvertONNXToLinalgPass
     declareRuntimeFailFn(module);
     if (failed(applyPartialConversion(module, target, frozen)))
       return signalPassFailure();
+    declareRuntimeValueFunctions(module);
     // A tensor.cast that makes a dynamic dim static asserts the model's
     // inferred shape: check it at run time (declared vs actual dims).
     module.walk([&](tensor::CastOp cast) {

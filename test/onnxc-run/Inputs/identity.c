@@ -76,3 +76,5 @@ void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs) {
   (void)num_outputs;
   free(outputs);
 }
+
+#include "tensor_values.h"

@@ -59,6 +59,41 @@ void populateEinsumPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateGridSamplePatterns(const TypeConverter &converter,
                                 RewritePatternSet &patterns);
+/// Sequence* and Optional*: calls of the runtime's value functions
+/// (Sequence.cpp; SplitToSequence, ConcatFromSequence and the optionals in
+/// SequenceOps.cpp).
+void populateSequencePatterns(const TypeConverter &converter,
+                              RewritePatternSet &patterns);
+void populateSequenceOpsPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns);
+/// Declares the runtime functions (onnxc_rt_*) those patterns call.
+void declareRuntimeValueFunctions(ModuleOp module);
+/// Sequence.cpp's helpers: a runtime tensor value holding a copy of a
+/// ranked tensor; a tensor of `type` read out of one (rank and static dims
+/// checked, `what` naming it in the messages); a tensor value copied into a
+/// memref of its sizes; a tensor value's dims (checked likewise); a call of
+/// a runtime function (declared on first use); whether the runtime copies
+/// tensors of ONNX element type `onnxElem`.
+Value seqBoxTensor(OpBuilder &b, Location loc, Value tensor, Type onnxElem);
+Value seqUnboxTensor(OpBuilder &b, Location loc, Operation *op, Value value,
+                     RankedTensorType type, const Twine &what);
+void seqReadInto(OpBuilder &b, Location loc, Value value, Value buffer);
+SmallVector<OpFoldResult> seqValueDims(OpBuilder &b, Location loc,
+                                       Operation *op, Value value,
+                                       RankedTensorType type,
+                                       const Twine &what);
+Value seqCallRuntime(OpBuilder &b, Location loc, StringRef name,
+                     TypeRange results, ValueRange args);
+bool seqCopyable(Type onnxElem);
+/// An scf.for built in place (attached to the function before its body is
+/// built, so that run-time checks inside can reach the module); `body`
+/// builds at `b`'s position and returns the values to yield.
+scf::ForOp seqFor(OpBuilder &b, Location loc, Value lb, Value ub, Value step,
+                  ValueRange iterArgs,
+                  function_ref<SmallVector<Value>(Value, ValueRange)> body);
+/// ONNX's TensorProto.DataType of a copyable element type.
+int32_t seqDataType(Type onnxElem);
+
 /// RNN, GRU and LSTM: a loop over the time steps per direction
 /// (Recurrent.cpp).
 void populateRecurrentPatterns(const TypeConverter &converter,

@@ -1,0 +1,46 @@
+/*===- onnxc_internal.h - What the runtime's C files share ----------------===*
+ *
+ * Hidden functions of lib/Runtime (the library's own visibility is hidden;
+ * only onnxc_runtime.h's functions are exported).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ONNXC_RUNTIME_INTERNAL_H
+#define ONNXC_RUNTIME_INTERNAL_H
+
+#include "onnxc/Runtime/onnxc_runtime.h"
+
+/* An unranked memref as MLIR passes it: the rank and a pointer to the
+ * ranked descriptor (allocated, aligned, offset, sizes[rank],
+ * strides[rank]). */
+typedef struct {
+  int64_t rank;
+  void *descriptor;
+} onnxc_unranked_memref;
+
+/* Copies a strided memref into another of the same sizes (MLIR's
+ * memref.copy of non-contiguous memrefs calls it). */
+void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
+                onnxc_unranked_memref *dst);
+
+/* A buffer of the current run, freed when the run ends; a failed
+ * allocation ends the run with ONNXC_ERROR_OUT_OF_MEMORY. */
+void *onnxc_rt_alloc(size_t size);
+/* A buffer that outlives the run (the outputs); NULL when out of memory. */
+void *onnxc_rt_alloc_detached(size_t size);
+/* Frees a buffer of either kind. */
+void onnxc_rt_release(void *p);
+/* Bytes per element in the generated code's buffers (sub-byte types: 1). */
+size_t onnxc_rt_dtype_size(int32_t dtype);
+/* Ends the current run with `code` and the message. */
+__attribute__((noreturn)) void onnxc_rt_abort(onnxc_status code,
+                                              const char *fmt, ...);
+/* The CUDA target's: waits for the kernels the thread launched. */
+extern void onnxc_rt_device_sync(void) __attribute__((weak));
+
+/* Deep copy of a value the run produced or was given, into detached
+ * buffers; 0 when out of memory (*dst then holds nothing). */
+int onnxc_rt_copy_value(const onnxc_value *src, onnxc_value *dst);
+/* Frees what onnxc_rt_copy_value put into `v` (not `v` itself). */
+void onnxc_rt_free_value(onnxc_value *v);
+
+#endif /* ONNXC_RUNTIME_INTERNAL_H */
