@@ -113,7 +113,7 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
       t.type = optional ? 3 : 1;
       t.rankKnown = false;
       t.dtype = getONNXDataType(unranked.getElementType());
-      if (t.dtype == 0 || isa<StringType>(unranked.getElementType()))
+      if (t.dtype == 0)
         return entry.emitError()
                    << what << " '" << t.name << "' is a sequence of "
                    << unranked.getElementType()
@@ -149,7 +149,7 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
     return failure();
   }
   t.dtype = getONNXDataType(ranked.getElementType());
-  if (t.dtype == 0 || isa<StringType>(ranked.getElementType()))
+  if (t.dtype == 0)
     return entry.emitError() << what << " '" << t.name << "' has element type "
                              << ranked.getElementType()
                              << ", which is not supported by the runtime yet",

@@ -37,6 +37,14 @@ __attribute__((noreturn)) void onnxc_rt_abort(onnxc_status code,
 /* The CUDA target's: waits for the kernels the thread launched. */
 extern void onnxc_rt_device_sync(void) __attribute__((weak));
 
+/* A detached copy of `count` strings (one block: the pointers, then the
+ * characters); NULL when out of memory. */
+void *onnxc_rt_copy_strings(const char *const *src, int64_t count);
+void *onnxc_rt_tensor_box(int32_t dtype, int64_t rank, void *descriptor);
+void *onnxc_rt_seq_empty(int32_t dtype);
+void *onnxc_rt_seq_insert(const onnxc_value *seq, int64_t pos,
+                          const onnxc_value *item);
+
 /* Deep copy of a value the run produced or was given, into detached
  * buffers; 0 when out of memory (*dst then holds nothing). */
 int onnxc_rt_copy_value(const onnxc_value *src, onnxc_value *dst);

@@ -615,6 +615,7 @@ static size_t dtype_size(int32_t dtype) {
   switch (dtype) {
   case ONNXC_FLOAT: case ONNXC_INT32: case ONNXC_UINT32: return 4;
   case ONNXC_DOUBLE: case ONNXC_INT64: case ONNXC_UINT64:
+  case ONNXC_STRING: /* a pointer per element */
   case ONNXC_COMPLEX64: return 8;
   case ONNXC_COMPLEX128: return 16;
   case ONNXC_INT16: case ONNXC_UINT16: case ONNXC_FLOAT16:
@@ -827,7 +828,7 @@ static onnxc_status check_value(int i, const onnxc_value *v, bound_dim *bound,
                 "input %d ('%s') %sis %s, the model expects %s", i, t->name,
                 optional ? "holds a value that " : "", kind_name(v->kind),
                 kind_name(want));
-  *handle = (void *)v;
+  *handle = (void *)(uintptr_t)v; /* read only by the generated code */
   if (!sequence)
     return check_tensor(i, -1, t, &v->tensor, bound, num_bound);
   if (v->num_items && !v->items)
@@ -982,9 +983,24 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
     int r = t->rank;
     void *allocated;
     memcpy(&allocated, &w[0], sizeof(void *));
+    result[i].kind = ONNXC_KIND_TENSOR;
+    if (t->dtype == ONNXC_STRING) {
+      /* The strings may live in the run's buffers: copied out now. */
+      const char *const *aligned;
+      memcpy(&aligned, &w[1], sizeof(void *));
+      int64_t count = 1;
+      for (int d = 0; d < r; ++d)
+        count *= w[3 + d];
+      result[i].tensor.dtype = t->dtype;
+      result[i].tensor.rank = r;
+      result[i].tensor.data =
+          copied ? onnxc_rt_copy_strings(aligned + w[2], count) : NULL;
+      copied = copied && result[i].tensor.data;
+      w += descriptor_words(r);
+      continue;
+    }
     if (allocated)
       unlink_buffer((alloc_header *)((char *)allocated - sizeof(alloc_header)));
-    result[i].kind = ONNXC_KIND_TENSOR;
     result[i].tensor.dtype = t->dtype;
     result[i].tensor.rank = r;
     result[i].tensor.data = allocated;
@@ -1017,6 +1033,10 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
     size_t bytes = dtype_size(t->dtype);
     for (int d = 0; d < r; ++d)
       bytes *= (size_t)shape[d];
+    if (t->dtype == ONNXC_STRING) {
+      w += descriptor_words(r);
+      continue;
+    }
     void *aligned;
     memcpy(&aligned, &w[1], sizeof(void *));
     char *data = (char *)aligned + w[2] * (int64_t)dtype_size(t->dtype);
@@ -1099,7 +1119,7 @@ EXPORT void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs) {
   if (!outputs)
     return;
   for (size_t i = 0; i < num_outputs; ++i) {
-    free((void *)outputs[i].shape);
+    free((void *)(uintptr_t)outputs[i].shape); /* ours */
     release(outputs[i].data);
   }
   free(outputs);

@@ -169,6 +169,16 @@ int onnxc_rt_copy_value(const onnxc_value *src, onnxc_value *dst) {
     }
     dst->tensor.rank = rank;
     dst->tensor.shape = shape;
+    if (src->tensor.dtype == ONNXC_STRING) {
+      int64_t count = (int64_t)(bytes / sizeof(char *));
+      dst->tensor.data =
+          onnxc_rt_copy_strings((const char *const *)src->tensor.data, count);
+      if (!dst->tensor.data) {
+        onnxc_rt_free_value(dst);
+        return 0;
+      }
+      return 1;
+    }
     if (bytes) {
       if (!(dst->tensor.data = onnxc_rt_alloc_detached(bytes))) {
         onnxc_rt_free_value(dst);

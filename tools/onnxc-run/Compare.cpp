@@ -54,7 +54,16 @@ Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
   };
 
   bool nanMismatch = false;
-  if (isFloatingPoint(dtype)) {
+  if (actual.isString()) {
+    for (int64_t i = 0; i < n; ++i) {
+      const std::string &a = actual.strings()[i], &e = expected.strings()[i];
+      if (a != e && c.numBad++ == 0) {
+        c.firstBad = i;
+        c.firstActualString = a;
+        c.firstExpectedString = e;
+      }
+    }
+  } else if (isFloatingPoint(dtype)) {
     int64_t parts = isComplex(dtype) ? 2 : 1;
     for (int64_t i = 0; i < n * parts; ++i) {
       double a = readAsDouble(dtype, actual.data(), i);
@@ -154,6 +163,13 @@ bool identical(const HostTensor &a, const onnxc_tensor &b) {
   for (int32_t i = 0; i < b.rank; ++i)
     if (a.shape()[i] != b.shape[i])
       return false;
+  if (a.isString()) {
+    auto *pointers = static_cast<const char *const *>(b.data);
+    for (size_t i = 0; i < a.strings().size(); ++i)
+      if (!pointers[i] || !sameString(a.strings()[i], pointers[i]))
+        return false;
+    return true;
+  }
   return a.sizeInBytes() == 0 ||
          std::memcmp(a.data(), b.data, a.sizeInBytes()) == 0;
 }

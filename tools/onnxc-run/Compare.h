@@ -2,9 +2,9 @@
 //
 // The ONNX backend test rule (numpy.testing.assert_allclose): element-wise
 // |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN, an
-// infinity only equal to itself; integers and bools compared exactly; dtype
-// and shape must match. Complex numbers compare their real and imaginary
-// parts separately. A sequence or an optional compares its structure
+// infinity only equal to itself; integers, bools and strings compared
+// exactly; dtype and shape must match. Complex numbers compare their real and
+// imaginary parts separately. A sequence or an optional compares its structure
 // (kind, presence, number of items), then each of its tensors by that rule.
 //
 //===----------------------------------------------------------------------===//
@@ -29,6 +29,8 @@ struct Comparison {
   int64_t numBad = 0;
   int64_t firstBad = -1; // flat index
   double firstActual = 0, firstExpected = 0;
+  /// For strings, instead of the numbers above (the errors stay 0).
+  std::string firstActualString, firstExpectedString;
 };
 
 Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
@@ -54,7 +56,8 @@ ValueComparison compareValues(const HostValue &actual,
                               const HostValue &expected, double rtol,
                               double atol);
 
-/// Bitwise equality of dtype, shape and bytes.
+/// Bitwise equality of dtype, shape and bytes (for strings, of every
+/// string's bytes).
 bool identical(const HostTensor &a, const onnxc_tensor &b);
 
 } // namespace onnxc::runner

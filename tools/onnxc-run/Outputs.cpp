@@ -38,13 +38,39 @@ std::string formatNumber(double v) {
   return buf;
 }
 
-/// "[v0, v1, ...]": the first `count` values of `t`.
+/// How much of a string --print-outputs shows, and a failed comparison.
+const size_t kPrintedBytes = 32, kComparedBytes = 64;
+
+/// "[v0, v1, ...]": the first `count` values of `t` (strings quoted).
 std::string tensorValues(const HostTensor &t, int64_t count) {
   int64_t n = std::min<int64_t>(count, t.numElements());
   std::string s = "[";
   for (int64_t k = 0; k < n; ++k)
-    s += (k ? ", " : "") + formatNumber(readAsDouble(t.dtype(), t.data(), k));
+    s += (k ? ", " : "") +
+         (t.isString() ? quoteString(t.strings()[k], kPrintedBytes)
+                       : formatNumber(readAsDouble(t.dtype(), t.data(), k)));
   return s + (n < t.numElements() ? ", ...]" : "]");
+}
+
+/// The first differing values of a failed comparison: "1.25, expected 9",
+/// or for strings "\"AB\", expected \"AC\"" (with the byte where they first
+/// differ when a string is too long to be shown whole).
+std::string firstDifference(const Comparison &c, bool strings) {
+  if (!strings)
+    return formatNumber(c.firstActual) + ", expected " +
+           formatNumber(c.firstExpected);
+  const std::string &a = c.firstActualString, &e = c.firstExpectedString;
+  std::string s = quoteString(a, kComparedBytes) + ", expected " +
+                  quoteString(e, kComparedBytes);
+  if (std::max(a.size(), e.size()) > kComparedBytes) {
+    size_t at =
+        std::mismatch(a.begin(), a.begin() + std::min(a.size(), e.size()),
+                      e.begin())
+            .first -
+        a.begin();
+    s += " (they differ from byte " + std::to_string(at) + ")";
+  }
+  return s;
 }
 
 /// --print-outputs: " = [...]" for a tensor, " = [[...], [...]]" for the
@@ -120,9 +146,15 @@ bool compareOutputs(const CompiledModel &model,
       std::printf(": no value, as expected: PASS\n");
       continue;
     }
-    std::printf(": max abs error %s, max rel error %s: %s\n",
-                formatNumber(c.maxAbsError).c_str(),
-                formatNumber(c.maxRelError).c_str(), c.pass ? "PASS" : "FAIL");
+    bool strings = out.dtype() == ONNXC_STRING;
+    if (strings)
+      std::printf(": %s\n",
+                  c.pass ? "strings equal: PASS" : "strings differ: FAIL");
+    else
+      std::printf(": max abs error %s, max rel error %s: %s\n",
+                  formatNumber(c.maxAbsError).c_str(),
+                  formatNumber(c.maxRelError).c_str(),
+                  c.pass ? "PASS" : "FAIL");
     std::vector<const HostTensor *> tensors = out.tensors();
     for (size_t k = 0; k < c.items.size(); ++k) {
       const Comparison &item = c.items[k];
@@ -130,14 +162,15 @@ bool compareOutputs(const CompiledModel &model,
         continue;
       std::string label =
           out.holdsSequence() ? "item " + std::to_string(k) + ": " : "";
-      std::printf("  %s%" PRId64 " of %" PRId64
-                  " elements differ (rtol %g, atol %g); first at %s: %s, "
-                  "expected %s\n",
-                  label.c_str(), item.numBad, item.numElements, options.rtol,
-                  options.atol,
-                  indexString(tensors[k]->shape(), item.firstBad).c_str(),
-                  formatNumber(item.firstActual).c_str(),
-                  formatNumber(item.firstExpected).c_str());
+      std::string tolerance = strings ? ""
+                                      : " (rtol " + formatNumber(options.rtol) +
+                                            ", atol " +
+                                            formatNumber(options.atol) + ")";
+      std::printf(
+          "  %s%" PRId64 " of %" PRId64 " elements differ%s; first at %s: %s\n",
+          label.c_str(), item.numBad, item.numElements, tolerance.c_str(),
+          indexString(tensors[k]->shape(), item.firstBad).c_str(),
+          firstDifference(item, strings).c_str());
     }
   }
   if (!any)

@@ -2,7 +2,9 @@
 
 #include "Tensor.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -40,6 +42,8 @@ size_t elementSize(int32_t dtype) {
     return 8;
   case ONNXC_COMPLEX128:
     return 16;
+  case ONNXC_STRING:
+    return sizeof(const char *);
   default:
     return 0;
   }
@@ -334,16 +338,127 @@ uint64_t readInteger(int32_t dtype, const void *data, int64_t index,
   }
 }
 
+/// The length of the well-formed UTF-8 sequence of two or more bytes at
+/// s[i] (the Unicode Standard's table 3-7), or 0.
+static size_t utf8Length(const std::string &s, size_t i) {
+  auto in = [&](size_t k, unsigned lo, unsigned hi) {
+    unsigned v = k < s.size() ? (unsigned char)s[k] : 0;
+    return v >= lo && v <= hi;
+  };
+  unsigned c = (unsigned char)s[i];
+  if (c >= 0xc2 && c <= 0xdf)
+    return in(i + 1, 0x80, 0xbf) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef)
+    return in(i + 1, c == 0xe0 ? 0xa0 : 0x80, c == 0xed ? 0x9f : 0xbf) &&
+                   in(i + 2, 0x80, 0xbf)
+               ? 3
+               : 0;
+  if (c >= 0xf0 && c <= 0xf4)
+    return in(i + 1, c == 0xf0 ? 0x90 : 0x80, c == 0xf4 ? 0x8f : 0xbf) &&
+                   in(i + 2, 0x80, 0xbf) && in(i + 3, 0x80, 0xbf)
+               ? 4
+               : 0;
+  return 0;
+}
+
+std::string quoteString(const std::string &s, size_t maxBytes) {
+  std::string q = "\"";
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = s[i];
+    size_t len = c >= 0x80 ? utf8Length(s, i) : 0;
+    // U+0080..U+009F (C2 80..C2 9F) are control characters too.
+    if (len == 2 && c == 0xc2 && (unsigned char)s[i + 1] < 0xa0)
+      len = 0;
+    if (i + std::max<size_t>(len, 1) > maxBytes)
+      break;
+    if (len) {
+      q.append(s, i, len);
+      i += len;
+      continue;
+    }
+    switch (c) {
+    case '"':
+      q += "\\\"";
+      break;
+    case '\\':
+      q += "\\\\";
+      break;
+    case '\n':
+      q += "\\n";
+      break;
+    case '\t':
+      q += "\\t";
+      break;
+    case '\r':
+      q += "\\r";
+      break;
+    default:
+      if (c < 0x20 || c >= 0x7f) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", c);
+        q += buf;
+      } else {
+        q += char(c);
+      }
+    }
+    ++i;
+  }
+  q += "\"";
+  if (i < s.size())
+    q += "... (" + std::to_string(s.size()) + " bytes)";
+  return q;
+}
+
+bool sameString(const std::string &a, const char *b) {
+  for (size_t i = 0;; ++i) {
+    if (i == a.size())
+      return b[i] == '\0';
+    if (b[i] == '\0' || b[i] != a[i])
+      return false;
+  }
+}
+
 void HostTensor::Free::operator()(void *p) const { std::free(p); }
 
 HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape)
     : dtype_(dtype), shape_(std::move(shape)) {
-  size_ = storageBytes(dtype_, runner::numElements(shape_));
+  int64_t n = runner::numElements(shape_);
+  size_ = storageBytes(dtype_, n);
   // Never a null pointer, even for an empty tensor: the library may insist.
   size_t alloc = (size_ + 63) / 64 * 64;
   data_.reset(
       static_cast<unsigned char *>(std::aligned_alloc(64, alloc ? alloc : 64)));
   std::memset(data_.get(), 0, alloc ? alloc : 64);
+  if (isString()) {
+    strings_.resize(size_t(n));
+    for (int64_t i = 0; i < n; ++i)
+      setString(i, "");
+  }
+}
+
+HostTensor HostTensor::ofStrings(std::vector<int64_t> shape,
+                                 std::vector<std::string> values) {
+  HostTensor t(ONNXC_STRING, std::move(shape));
+  values.resize(t.strings_.size());
+  t.strings_ = std::move(values);
+  for (size_t i = 0; i < t.strings_.size(); ++i)
+    reinterpret_cast<const char **>(t.data_.get())[i] = t.strings_[i].c_str();
+  return t;
+}
+
+void HostTensor::setString(int64_t index, std::string value) {
+  std::string &s = strings_[size_t(index)];
+  s = std::move(value);
+  reinterpret_cast<const char **>(data_.get())[index] = s.c_str();
+}
+
+int64_t HostTensor::changedStringPointer() const {
+  auto *pointers = reinterpret_cast<const char *const *>(data_.get());
+  for (size_t i = 0; i < strings_.size(); ++i)
+    if (pointers[i] != strings_[i].c_str())
+      return int64_t(i);
+  return -1;
 }
 
 onnxc_tensor HostTensor::view() const {
@@ -361,6 +476,12 @@ HostTensor copyTensor(const onnxc_tensor &tensor) {
   for (int32_t i = 0; i < tensor.rank; ++i)
     shape.push_back(tensor.shape[i]);
   HostTensor copy(tensor.dtype, std::move(shape));
+  if (copy.isString()) {
+    auto *pointers = static_cast<const char *const *>(tensor.data);
+    for (int64_t i = 0; pointers && i < copy.numElements(); ++i)
+      copy.setString(i, pointers[i] ? pointers[i] : "");
+    return copy;
+  }
   if (copy.sizeInBytes() && tensor.data)
     std::memcpy(copy.data(), tensor.data, copy.sizeInBytes());
   return copy;

@@ -3,7 +3,8 @@
 // A dense row-major tensor owned by onnxc-run (inputs read from files,
 // expected values, copies of outputs), and what onnxc-run knows about each
 // ONNX element type: its size, its name and how to read an element as a
-// number.
+// number. A tensor of strings (ONNXC_STRING) owns its strings and the array
+// of `const char *` that the C API takes as its data.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +21,10 @@
 
 namespace onnxc::runner {
 
-/// Bytes per element of an ONNX element type; 0 for types onnxc-run cannot
-/// hold densely (strings, unknown numbers). 1 for the sub-byte types, which
-/// are packed (see storageBytes).
+/// Bytes per element of an ONNX element type in the C API's buffers; 0 for
+/// types onnxc-run cannot hold (unknown numbers). 1 for the sub-byte types,
+/// which are packed (see storageBytes); a pointer's size for strings (the C
+/// API's array of `const char *`).
 size_t elementSize(int32_t dtype);
 
 /// Bits per element of the types ONNX packs several to a byte (int4, uint4,
@@ -64,20 +66,47 @@ double readAsDouble(int32_t dtype, const void *data, int64_t index);
 uint64_t readInteger(int32_t dtype, const void *data, int64_t index,
                      bool &isUnsigned);
 
+/// `s` in double quotes, with backslash, the quote, control bytes and bytes
+/// that are not well-formed UTF-8 escaped (\n, \t, \", \\, \xNN); a
+/// string longer than `maxBytes` is cut there (at a character boundary) and
+/// followed by `... (N bytes)`.
+std::string quoteString(const std::string &s, size_t maxBytes = SIZE_MAX);
+
+/// Whether `a` equals the NUL-terminated string `b` (read no further than
+/// its NUL or the first difference).
+bool sameString(const std::string &a, const char *b);
+
 /// A dense row-major tensor with a 64-byte aligned buffer.
 class HostTensor {
 public:
   HostTensor() = default;
+  /// Zeros, or empty strings for ONNXC_STRING.
   HostTensor(int32_t dtype, std::vector<int64_t> shape);
+  /// A tensor of strings; `values` has one string per element, row-major.
+  static HostTensor ofStrings(std::vector<int64_t> shape,
+                              std::vector<std::string> values);
 
   int32_t dtype() const { return dtype_; }
   const std::vector<int64_t> &shape() const { return shape_; }
   int64_t numElements() const { return runner::numElements(shape_); }
+  /// The bytes of the C API's buffer (for strings, of the pointer array).
   size_t sizeInBytes() const { return size_; }
+  /// The C API's buffer: the elements, or the strings' `const char *` array
+  /// (write strings with setString only).
   void *data() { return data_.get(); }
   const void *data() const { return data_.get(); }
 
-  /// Reinterprets the elements as another type of the same size.
+  bool isString() const { return dtype_ == ONNXC_STRING; }
+  /// The strings of a tensor of strings (one per element).
+  const std::vector<std::string> &strings() const { return strings_; }
+  /// Sets element `index` of a tensor of strings.
+  void setString(int64_t index, std::string value);
+  /// The first element whose `const char *` in the buffer no longer points
+  /// at this tensor's own string (the library wrote the array), or -1.
+  int64_t changedStringPointer() const;
+
+  /// Reinterprets the elements as another type of the same size (neither
+  /// of them strings).
   void reinterpretAs(int32_t dtype) { dtype_ = dtype; }
 
   /// The view passed to onnxc_run; valid while this tensor lives.
@@ -91,9 +120,13 @@ private:
   std::vector<int64_t> shape_;
   size_t size_ = 0;
   std::unique_ptr<unsigned char, Free> data_;
+  // The strings the pointer array in data_ points to (a vector's elements
+  // stay where they are when it is moved).
+  std::vector<std::string> strings_;
 };
 
-/// Copies a tensor returned by the library into a HostTensor.
+/// Copies a tensor returned by the library into a HostTensor (the strings
+/// of a tensor of strings; a null pointer among them reads as "").
 HostTensor copyTensor(const onnxc_tensor &tensor);
 
 } // namespace onnxc::runner

@@ -130,6 +130,12 @@ private:
 
 /// ONNX element type of a numpy descr such as "<f4" or "|b1"; 0 if unknown.
 static int32_t dtypeOfDescr(const std::string &descr, std::string &error) {
+  if (descr.size() >= 2 && std::strchr("USOa", descr[1])) {
+    error = "a .npy file of strings (dtype '" + descr +
+            "') cannot be read: write string tensors as an onnx.TensorProto "
+            "with string_data (onnx.numpy_helper.from_array)";
+    return 0;
+  }
   if (descr.size() < 3) {
     error = "unknown dtype '" + descr + "'";
     return 0;
@@ -237,6 +243,39 @@ static void copyField(const Field &field, HostTensor &t) {
     out[i] = Dst(field.Get(i));
 }
 
+/// A tensor of strings from string_data (ONNX never stores strings in
+/// raw_data). The C API passes NUL-terminated strings: one with a NUL byte
+/// cannot be passed, nor compared with one the library returns.
+static bool stringsFromProto(const onnx::TensorProto &proto,
+                             const std::vector<int64_t> &shape,
+                             HostTensor &tensor, std::string &error) {
+  int64_t n = numElements(shape);
+  if (proto.has_raw_data()) {
+    error = "a string tensor with raw_data (ONNX stores strings in "
+            "string_data)";
+    return false;
+  }
+  if (proto.string_data_size() != n) {
+    error = "string_data has " + std::to_string(proto.string_data_size()) +
+            " values; string" + shapeString(shape) + " needs " +
+            std::to_string(n);
+    return false;
+  }
+  std::vector<std::string> values(proto.string_data().begin(),
+                                  proto.string_data().end());
+  for (size_t i = 0; i < values.size(); ++i) {
+    size_t nul = values[i].find('\0');
+    if (nul != std::string::npos) {
+      error = "string_data[" + std::to_string(i) +
+              "] has a NUL byte at offset " + std::to_string(nul) +
+              " (the C API takes NUL-terminated strings)";
+      return false;
+    }
+  }
+  tensor = HostTensor::ofStrings(shape, std::move(values));
+  return true;
+}
+
 bool readTensorProto(const std::string &path, HostTensor &tensor,
                      std::string &name, std::string &error) {
   std::string bytes;
@@ -267,8 +306,6 @@ bool tensorFromProto(const onnx::TensorProto &proto, HostTensor &tensor,
     return fail("not a TensorProto with a data_type (sequence, optional and "
                 "map values are not supported)");
   int32_t dtype = proto.data_type();
-  if (dtype == ONNXC_STRING)
-    return fail("string tensors are not supported");
   if (!elementSize(dtype))
     return fail("element type " + dtypeName(dtype) + " is not supported");
   if (proto.data_location() == onnx::TensorProto::EXTERNAL)
@@ -279,6 +316,8 @@ bool tensorFromProto(const onnx::TensorProto &proto, HostTensor &tensor,
   for (int64_t d : shape)
     if (d < 0)
       return fail("negative dim in " + shapeString(shape));
+  if (dtype == ONNXC_STRING)
+    return stringsFromProto(proto, shape, tensor, error);
   HostTensor t(dtype, shape);
   int64_t n = t.numElements();
   if (proto.has_raw_data()) {
@@ -361,15 +400,24 @@ bool tensorFromProto(const onnx::TensorProto &proto, HostTensor &tensor,
   return true;
 }
 
+void tensorToProto(const HostTensor &tensor, onnx::TensorProto &proto) {
+  proto.set_data_type(tensor.dtype());
+  for (int64_t d : tensor.shape())
+    proto.add_dims(d);
+  if (tensor.isString()) {
+    for (const std::string &s : tensor.strings())
+      proto.add_string_data(s);
+    return;
+  }
+  proto.set_raw_data(static_cast<const char *>(tensor.data()),
+                     tensor.sizeInBytes());
+}
+
 bool writeTensorProto(const std::string &path, const std::string &name,
                       const HostTensor &tensor, std::string &error) {
   onnx::TensorProto proto;
   proto.set_name(name);
-  proto.set_data_type(tensor.dtype());
-  for (int64_t d : tensor.shape())
-    proto.add_dims(d);
-  proto.set_raw_data(static_cast<const char *>(tensor.data()),
-                     tensor.sizeInBytes());
+  tensorToProto(tensor, proto);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
     error = path + ": cannot create file: " + std::strerror(errno);

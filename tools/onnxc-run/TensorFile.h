@@ -1,8 +1,9 @@
 //===- TensorFile.h - .npy and TensorProto files for onnxc-run --*- C++ -*-===//
 //
 // Reads tensors from numpy .npy files (format versions 1-3, little-endian, C
-// order) and from serialized onnx.TensorProto .pb files (raw_data or the
-// typed fields), and writes TensorProto files.
+// order; no strings) and from serialized onnx.TensorProto .pb files
+// (raw_data or the typed fields; string_data for strings), and writes
+// TensorProto files.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,7 +40,11 @@ bool readTensorProto(const std::string &path, HostTensor &tensor,
 bool tensorFromProto(const onnx::TensorProto &proto, HostTensor &tensor,
                      std::string &error);
 
-/// Writes `tensor` as a TensorProto with raw_data.
+/// Fills `proto` (data_type, dims and the values: raw_data, or string_data
+/// for strings) from `tensor`; the name is left alone.
+void tensorToProto(const HostTensor &tensor, onnx::TensorProto &proto);
+
+/// Writes `tensor` as a TensorProto (see tensorToProto).
 bool writeTensorProto(const std::string &path, const std::string &name,
                       const HostTensor &tensor, std::string &error);
 

@@ -152,8 +152,14 @@ static std::string checkTensor(const onnxc_tensor &t, const ValueInfo &info,
   if (!elementSize(t.dtype))
     return what + " has dtype " + dtypeName(t.dtype) +
            ", which onnxc-run cannot read";
-  if (!t.data && numElements(std::vector<int64_t>(t.shape, t.shape + t.rank)))
+  int64_t n = numElements(std::vector<int64_t>(t.shape, t.shape + t.rank));
+  if (!t.data && n)
     return what + " has no data";
+  if (t.dtype == ONNXC_STRING)
+    for (int64_t i = 0; i < n; ++i)
+      if (!static_cast<const char *const *>(t.data)[i])
+        return what + " has a null string pointer at " +
+               indexString(std::vector<int64_t>(t.shape, t.shape + t.rank), i);
   return "";
 }
 

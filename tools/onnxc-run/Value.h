@@ -78,8 +78,9 @@ private:
 HostValue copyValue(const onnxc_value &value, const ValueInfo &info);
 
 /// The problem with `value` as the value of signature entry `info` (its kind,
-/// its structure, each tensor's dtype, rank and static dims), or "". `what`
-/// names the value in the message ("output 0 'Y'").
+/// its structure, each tensor's dtype, rank and static dims, its data and,
+/// for strings, each string's pointer), or "". `what` names the value in
+/// the message ("output 0 'Y'").
 std::string checkValue(const onnxc_value &value, const ValueInfo &info,
                        const std::string &what);
 
@@ -89,8 +90,9 @@ std::string checkValue(const onnxc_value &value, const ValueInfo &info,
 std::string valueString(const HostValue &value);
 
 /// Bitwise equality of kind, presence, number of items, dtypes, shapes and
-/// bytes. When they differ and `where` is given, it receives the item that
-/// differs ("item 2") or "" when it is the value as a whole.
+/// bytes (of the strings, for strings). When they differ and `where` is given,
+/// it receives the item that differs ("item 2") or "" when it is the value as a
+/// whole.
 bool identical(const HostValue &a, const onnxc_value &b,
                std::string *where = nullptr);
 

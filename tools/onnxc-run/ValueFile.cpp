@@ -201,14 +201,6 @@ bool readValueFile(const std::string &path, const ValueInfo &info,
   }
 }
 
-static void tensorToProto(const HostTensor &tensor, onnx::TensorProto &proto) {
-  proto.set_data_type(tensor.dtype());
-  for (int64_t d : tensor.shape())
-    proto.add_dims(d);
-  proto.set_raw_data(static_cast<const char *>(tensor.data()),
-                     tensor.sizeInBytes());
-}
-
 static void sequenceToProto(const HostValue &value,
                             onnx::SequenceProto &proto) {
   proto.set_elem_type(onnx::SequenceProto::TENSOR);

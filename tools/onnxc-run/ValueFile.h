@@ -27,7 +27,8 @@ bool readValueFile(const std::string &path, const ValueInfo &info,
 
 /// Writes `value` as a TensorProto, a SequenceProto of tensors or an
 /// OptionalProto (elem_type UNDEFINED when it has no value, as ONNX's
-/// numpy_helper.from_optional(None) writes it), tensors with raw_data.
+/// numpy_helper.from_optional(None) writes it), tensors with raw_data
+/// (strings with string_data).
 bool writeValueFile(const std::string &path, const std::string &name,
                     const HostValue &value, std::string &error);
 

@@ -8,10 +8,11 @@
 //           [--dim NAME=VALUE]... [--check-determinism]
 //
 // Loads a model library with dlopen, binds its inputs (tensors from .npy or
-// TensorProto files, sequences and optionals from SequenceProto and
-// OptionalProto files, or generated), runs it, prints every output's type
-// and shape, compares outputs with expected values by the ONNX backend test
-// rule and optionally times repeated runs from several threads.
+// TensorProto files, tensors of strings from TensorProto files, sequences
+// and optionals from SequenceProto and OptionalProto files, or generated),
+// runs it, prints every output's type and shape, compares outputs with
+// expected values by the ONNX backend test rule (strings exactly) and
+// optionally times repeated runs from several threads.
 //
 // Exit status: 0 when the run succeeded and every comparison passed, 1 when
 // a comparison failed, 2 for usage, load and run errors.
@@ -168,15 +169,29 @@ int timeRuns(const CompiledModel &model, const std::vector<onnxc_value> &inputs,
   return code;
 }
 
-/// The first difference between the inputs now and before any run, or "".
+/// The first difference between the inputs now and before any run, or "":
+/// the values the views show, and the `const char *` arrays of the tensors
+/// of strings, which must still point at the strings `bound` owns.
 std::string changedInput(const CompiledModel &model,
                          const std::vector<onnxc_value> &inputs,
+                         const std::vector<HostValue> &bound,
                          const std::vector<HostValue> &pristine) {
   std::string where;
-  for (size_t i = 0; i < inputs.size(); ++i)
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string input =
+        "input " + std::to_string(i) + " ('" + model.inputs()[i].name + "')";
     if (!identical(pristine[i], inputs[i], &where))
-      return "input " + std::to_string(i) + " ('" + model.inputs()[i].name +
-             "')" + itemSuffix(where) + " was modified by the model";
+      return input + itemSuffix(where) + " was modified by the model";
+    std::vector<const HostTensor *> tensors = bound[i].tensors();
+    for (size_t k = 0; k < tensors.size(); ++k) {
+      int64_t changed = tensors[k]->changedStringPointer();
+      if (changed >= 0)
+        return input +
+               (bound[i].holdsSequence() ? " item " + std::to_string(k) : "") +
+               " was modified by the model: the string pointer of element " +
+               indexString(tensors[k]->shape(), changed) + " changed";
+    }
+  }
   return "";
 }
 
@@ -188,6 +203,7 @@ std::string changedInput(const CompiledModel &model,
 /// each), to keep the conformance sweep's time in bounds.
 int checkDeterminism(const CompiledModel &model,
                      const std::vector<onnxc_value> &inputs,
+                     const std::vector<HostValue> &bound,
                      const std::vector<HostValue> &pristine,
                      const std::vector<HostValue> &reference,
                      double firstRunMs) {
@@ -198,7 +214,7 @@ int checkDeterminism(const CompiledModel &model,
     std::fflush(stdout);
     return ExitMismatch;
   };
-  std::string problem = changedInput(model, inputs, pristine);
+  std::string problem = changedInput(model, inputs, bound, pristine);
   if (!problem.empty())
     return report(problem + " (first run)");
   auto runOnce = [&](const std::string &label, std::string &difference) {
@@ -221,7 +237,7 @@ int checkDeterminism(const CompiledModel &model,
   };
   runOnce("second run", problem);
   if (problem.empty())
-    problem = changedInput(model, inputs, pristine);
+    problem = changedInput(model, inputs, bound, pristine);
   if (!problem.empty())
     return report(problem);
   std::vector<std::string> differences(kThreads);
@@ -237,7 +253,7 @@ int checkDeterminism(const CompiledModel &model,
   for (const std::string &d : differences)
     if (!d.empty())
       return report(d);
-  problem = changedInput(model, inputs, pristine);
+  problem = changedInput(model, inputs, bound, pristine);
   if (!problem.empty())
     return report(problem + " (concurrent runs)");
   std::printf("determinism: OK (%d runs on the same inputs, %d of them from "
@@ -315,8 +331,8 @@ int main(int argc, char **argv) {
 
   int code = pass ? ExitOK : ExitMismatch;
   if (options.checkDeterminism)
-    code = std::max(
-        code, checkDeterminism(model, views, pristine, outputs, firstRunMs));
+    code = std::max(code, checkDeterminism(model, views, inputs, pristine,
+                                           outputs, firstRunMs));
   if (options.iterations > 0) {
     int timed = timeRuns(model, views, outputs, options);
     code = std::max(code, timed);

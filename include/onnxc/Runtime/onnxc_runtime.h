@@ -17,7 +17,12 @@
  * ...). The float8 types take a byte per element; the sub-byte types are
  * packed as in ONNX's raw_data: int4, uint4 and float4e2m1 two per byte,
  * int2 and uint2 four per byte, the first element in the lowest bits, the
- * last byte's unused bits zero.
+ * last byte's unused bits zero. A tensor of strings (ONNXC_STRING) has
+ * `data` pointing to an array of one `const char *` per element, each a
+ * NUL-terminated UTF-8 string (bytes pass through unchecked): for inputs
+ * the caller owns the array and the strings (a NULL entry reads as "", and
+ * the model writes neither); for outputs both are the library's own copies
+ * until the outputs are freed. An empty string tensor may have NULL data.
  *
  * A model compiled with --target=cuda has the same API and takes and gives
  * host buffers. It loads libcuda.so.1 at its first run (the library itself

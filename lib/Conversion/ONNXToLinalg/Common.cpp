@@ -41,6 +41,9 @@ ONNXToLinalgTypeConverter::ONNXToLinalgTypeConverter() {
 }
 
 Type mlir::onnxc::toSignless(Type t) {
+  // A string is a pointer to its characters (Strings.cpp).
+  if (isa<StringType>(t))
+    return IntegerType::get(t.getContext(), 64);
   if (isNarrowFloat(t) || isNarrowInteger(t))
     return IntegerType::get(t.getContext(), 8);
   if (auto i = dyn_cast<IntegerType>(t))

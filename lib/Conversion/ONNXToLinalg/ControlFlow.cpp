@@ -9,6 +9,8 @@
 
 #include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
 using namespace mlir;
 using namespace mlir::onnxc;
 
@@ -27,14 +29,31 @@ Value toRank0(OpBuilder &b, Location loc, Value scalar) {
       b, loc, RankedTensorType::get({}, scalar.getType()), scalar);
 }
 
+/// `v` as `type`: a tensor.cast between tensor types; between a sequence or
+/// optional and its pointer (a region's value of the onnx type taking the
+/// converted one, or back), an unrealized cast that the pass reconciles
+/// after the conversion.
 Value castTo(OpBuilder &b, Location loc, Value v, Type type) {
   if (v.getType() == type)
     return v;
-  return tensor::CastOp::create(b, loc, type, v);
+  if (isa<TensorType>(v.getType()) && isa<TensorType>(type))
+    return tensor::CastOp::create(b, loc, type, v);
+  return UnrealizedConversionCastOp::create(b, loc, type, v).getResult(0);
 }
 
+/// Ranked tensors, or pointers (sequences and optionals).
 bool allRankedTensors(TypeRange types) {
-  return llvm::all_of(types, [](Type t) { return isa<RankedTensorType>(t); });
+  return llvm::all_of(types, [](Type t) {
+    return isa<RankedTensorType, LLVM::LLVMPointerType>(t);
+  });
+}
+
+/// A loop's operand or body argument type the lowering carries: a ranked
+/// tensor the conversion leaves as it is, a sequence or an optional.
+bool isCarriableType(const TypeConverter &converter, Type t) {
+  if (isa<SeqType, OptType>(t))
+    return true;
+  return isa<RankedTensorType>(t) && converter.convertType(t) == t;
 }
 
 class IfLowering : public OpConversionPattern<ONNXIfOp> {
@@ -58,7 +77,10 @@ public:
         return rewriter.notifyMatchFailure(op, "branch result count");
       for (auto [value, type] : llvm::zip(yield->getOperands(), types)) {
         Type converted = getTypeConverter()->convertType(value.getType());
-        if (!converted || !tensor::CastOp::areCastCompatible(converted, type))
+        if (!converted ||
+            (converted != type &&
+             !(isa<TensorType>(converted) && isa<TensorType>(type) &&
+               tensor::CastOp::areCastCompatible(converted, type))))
           return rewriter.notifyMatchFailure(
               op, "a branch yields a value of another rank");
       }
@@ -94,7 +116,7 @@ public:
       return rewriter.notifyMatchFailure(op, "needs ranked tensor results");
     for (Type t : llvm::concat<Type>(body.getArgumentTypes(),
                                      op->getOperandTypes()))
-      if (!isa<RankedTensorType>(t) || getTypeConverter()->convertType(t) != t)
+      if (!isCarriableType(*getTypeConverter(), t))
         return rewriter.notifyMatchFailure(op, "unsupported loop types");
     Operation *yield = body.getTerminator();
     // Scan outputs are stacked into a tensor of trip-count rows.

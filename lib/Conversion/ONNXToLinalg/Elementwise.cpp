@@ -45,6 +45,10 @@ public:
         getConvertedResultType(*this->getTypeConverter(), raw, 0);
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "result has no ranked type");
+    if (llvm::any_of(raw->getResultTypes(), [](Type t) {
+          return isa<StringType>(getElementTypeOrSelf(t));
+        }))
+      return rewriter.notifyMatchFailure(op, "string results");
     ValueRange operands = adaptor.getOperands();
     if (operands.size() > numOperands)
       operands = operands.take_front(numOperands);

@@ -105,7 +105,7 @@ public:
       return rewriter.notifyMatchFailure(op, "sparse constant");
     auto type = dyn_cast_or_null<RankedTensorType>(
         getTypeConverter()->convertType(value.getType()));
-    if (!type || isa<StringType, ComplexType>(type.getElementType()))
+    if (!type || isa<StringType, ComplexType>(value.getElementType()))
       return rewriter.notifyMatchFailure(op, "unsupported element type");
     TypedAttr attr;
     Type elem = value.getElementType();
@@ -164,7 +164,7 @@ struct ConvertONNXToLinalgPass
                            scf::SCFDialect, memref::MemRefDialect,
                            LLVM::LLVMDialect,
                            bufferization::BufferizationDialect>();
-    target.addLegalOp<ModuleOp, func::CallOp>();
+    target.addLegalOp<ModuleOp, func::CallOp, UnrealizedConversionCastOp>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
       return converter.isSignatureLegal(f.getFunctionType()) &&
              converter.isLegal(&f.getBody());
@@ -199,6 +199,7 @@ struct ConvertONNXToLinalgPass
     populateDeformConvPatterns(converter, patterns);
     populateRandomPatterns(converter, patterns);
     populateSequencePatterns(converter, patterns);
+    populateStringPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);
@@ -212,7 +213,7 @@ struct ConvertONNXToLinalgPass
       if (failed(checkWindowFits(op)))
         emptyWindows = true;
     });
-    if (emptyWindows)
+    if (emptyWindows || failed(checkStringOps(module)))
       return signalPassFailure();
 
     // Find every op no pattern can lower, and report them all.
@@ -250,6 +251,11 @@ struct ConvertONNXToLinalgPass
     if (failed(applyPartialConversion(module, target, frozen)))
       return signalPassFailure();
     declareRuntimeValueFunctions(module);
+    // The casts between sequences or optionals and their pointers that
+    // control flow put at region boundaries cancel out now.
+    SmallVector<UnrealizedConversionCastOp> casts;
+    module.walk([&](UnrealizedConversionCastOp c) { casts.push_back(c); });
+    reconcileUnrealizedCasts(casts);
     // A tensor.cast that makes a dynamic dim static asserts the model's
     // inferred shape: check it at run time (declared vs actual dims).
     module.walk([&](tensor::CastOp cast) {

@@ -69,6 +69,7 @@ Value callRuntime(OpBuilder &b, Location loc, StringRef name,
 /// (the runtime sizes elements by it); 0 for the others (strings, complex,
 /// the sub-byte types, which the API packs).
 int32_t dataType(Type t) {
+  if (isa<StringType>(t)) return 8;
   if (t.isF32()) return 1;
   if (t.isF64()) return 11;
   if (t.isF16()) return 10;

@@ -376,12 +376,120 @@ public:
   }
 };
 
+/// SequenceMap -> an scf.for over the first sequence's length carrying the
+/// output sequences: per iteration each sequence input's tensor is read out
+/// and passed to the body (moved into the loop), whose results are boxed
+/// and appended. The other sequence inputs' lengths are checked to match.
+class SequenceMapLowering : public OpConversionPattern<ONNXSequenceMapOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ONNXSequenceMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Block &body = op.getBody().front();
+    SmallVector<Value> inputs = {adaptor.getInputSequence()};
+    llvm::append_range(inputs, adaptor.getAdditionalInputs());
+    SmallVector<Value> onnxInputs = {op.getInputSequence()};
+    llvm::append_range(onnxInputs, op.getAdditionalInputs());
+    if (body.getNumArguments() != inputs.size())
+      return rewriter.notifyMatchFailure(op, "body arity");
+    // Each body argument: the tensor type it takes, converted.
+    SmallVector<RankedTensorType> argTypes;
+    for (BlockArgument arg : body.getArguments()) {
+      auto t = dyn_cast_or_null<RankedTensorType>(
+          getTypeConverter()->convertType(arg.getType()));
+      if (!t || !seqCopyable(getElementTypeOrSelf(arg.getType())))
+        return rewriter.notifyMatchFailure(op, "ranked tensor body arguments");
+      argTypes.push_back(t);
+    }
+    Operation *yield = body.getTerminator();
+    SmallVector<Type> resultElems;
+    for (auto [i, result] : llvm::enumerate(op.getResults())) {
+      Type elem = sequenceElementOf(result.getType());
+      if (!seqCopyable(elem) ||
+          !isa<RankedTensorType>(getTypeConverter()->convertType(
+              yield->getOperand(i).getType())))
+        return rewriter.notifyMatchFailure(op, "ranked tensor results");
+      resultElems.push_back(elem);
+    }
+    Location loc = op.getLoc();
+    IndexMath m(rewriter, loc);
+    Type i64 = rewriter.getI64Type(), ptr = ptrType(getContext());
+    Value length = seqCallRuntime(rewriter, loc, "onnxc_rt_seq_length", i64,
+                                  inputs[0]);
+    for (unsigned j = 1; j < inputs.size(); ++j) {
+      if (!isa<SeqType>(onnxInputs[j].getType()))
+        continue;
+      Value other = seqCallRuntime(rewriter, loc, "onnxc_rt_seq_length", i64,
+                                   inputs[j]);
+      emitRuntimeCheck(
+          rewriter, loc, op,
+          arith::CmpIOp::create(rewriter, loc, Pred::ne, other, length),
+          "input " + Twine(j) + " is a sequence of length {0}, the first of "
+                                "length {1}",
+          {other, length});
+    }
+    SmallVector<Value> init;
+    for (Type elem : resultElems)
+      init.push_back(seqCallRuntime(
+          rewriter, loc, "onnxc_rt_seq_empty", ptr,
+          arith::ConstantIntOp::create(rewriter, loc, seqDataType(elem), 32)
+              .getResult()));
+    auto loop = scf::ForOp::create(rewriter, loc, m.c(0),
+                                   toIndex(rewriter, loc, length), m.c(1), init);
+    Block *loopBody = loop.getBody();
+    if (!loopBody->empty())
+      rewriter.eraseOp(&loopBody->back());
+    rewriter.setInsertionPointToEnd(loopBody);
+    Value i = toI64(rewriter, loc, loop.getInductionVar());
+    SmallVector<Value> bodyArgs;
+    for (auto [j, arg] : llvm::enumerate(body.getArguments())) {
+      Value v = inputs[j];
+      if (isa<SeqType>(onnxInputs[j].getType())) {
+        Value item =
+            seqCallRuntime(rewriter, loc, "onnxc_rt_seq_item", ptr, {v, i});
+        v = seqUnboxTensor(rewriter, loc, op, item, argTypes[j],
+                           "tensor of sequence input " + Twine(j));
+      } else if (v.getType() != argTypes[j]) {
+        v = tensor::CastOp::create(rewriter, loc, argTypes[j], v);
+      }
+      if (v.getType() != arg.getType())
+        v = UnrealizedConversionCastOp::create(rewriter, loc, arg.getType(), v)
+                .getResult(0);
+      bodyArgs.push_back(v);
+    }
+    rewriter.mergeBlocks(&body, loopBody, bodyArgs);
+    rewriter.setInsertionPoint(yield);
+    SmallVector<Value> next;
+    for (auto [k, value] : llvm::enumerate(yield->getOperands())) {
+      Type type = getTypeConverter()->convertType(value.getType());
+      Value tensor = value;
+      if (type != value.getType())
+        tensor = UnrealizedConversionCastOp::create(rewriter, loc, type, value)
+                     .getResult(0);
+      Value boxed = seqBoxTensor(rewriter, loc, tensor, resultElems[k]);
+      next.push_back(seqCallRuntime(rewriter, loc, "onnxc_rt_seq_insert", ptr,
+                                    {loop.getRegionIterArg(k), i, boxed}));
+    }
+    rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, next);
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+
+private:
+  static Type sequenceElementOf(Type t) {
+    auto seq = dyn_cast<SeqType>(t);
+    return seq ? getElementTypeOrSelf(seq.getElementType()) : Type();
+  }
+};
+
 } // namespace
 
 void mlir::onnxc::populateSequenceOpsPatterns(const TypeConverter &converter,
                                               RewritePatternSet &patterns) {
   patterns.add<SplitToSequenceLowering, ConcatFromSequenceLowering,
                OptionalLowering, OptionalHasElementLowering,
-               OptionalGetElementLowering, ValueIdentityLowering>(
+               OptionalGetElementLowering, ValueIdentityLowering,
+               SequenceMapLowering>(
       converter, patterns.getContext());
 }

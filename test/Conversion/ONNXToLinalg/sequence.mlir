@@ -94,3 +94,45 @@ func.func @optional_get(%o: !onnx.opt<tensor<4xf32>>) -> tensor<4xf32> {
   %0 = "onnx.OptionalGetElement"(%o) : (!onnx.opt<tensor<4xf32>>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// A Loop carrying a sequence: the pointer is an scf.while state like any
+// tensor; the body's insertion appends to it.
+// CHECK-LABEL: func.func @loop_carried
+// CHECK: scf.while ({{.*}}, %{{.*}} = %{{.*}}) : (tensor<i64>, tensor<i1>, !llvm.ptr)
+// CHECK: call @onnxc_rt_seq_insert
+// CHECK: scf.yield {{.*}} : tensor<i64>, tensor<i1>, !llvm.ptr
+// CHECK-NOT: unrealized_conversion_cast
+func.func @loop_carried(%m: tensor<i64>, %cond: tensor<i1>, %s: !onnx.seq<tensor<*xf32>>, %x: tensor<3xf32>) -> !onnx.seq<tensor<*xf32>> {
+  %0 = "onnx.Loop"(%m, %cond, %s) <{operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: !onnx.seq<tensor<*xf32>>):
+    %1 = "onnx.SequenceInsert"(%v, %x) : (!onnx.seq<tensor<*xf32>>, tensor<3xf32>) -> !onnx.seq<tensor<*xf32>>
+    onnx.Yield %c, %1 : tensor<i1>, !onnx.seq<tensor<*xf32>>
+  }) : (tensor<i64>, tensor<i1>, !onnx.seq<tensor<*xf32>>) -> !onnx.seq<tensor<*xf32>>
+  return %0 : !onnx.seq<tensor<*xf32>>
+}
+
+// SequenceMap: an scf.for over the first sequence's length (the second's
+// checked equal), its tensors read out for the body, the body's results
+// boxed and appended to the output sequences.
+// CHECK-LABEL: func.func @sequence_map
+// CHECK: call @onnxc_rt_seq_length
+// CHECK: call @onnxc_rt_seq_length
+// CHECK: call @onnxc_rt_fail
+// CHECK: %[[E:.*]] = call @onnxc_rt_seq_empty
+// CHECK: scf.for {{.*}} iter_args(%[[OUT:.*]] = %[[E]]) -> (!llvm.ptr)
+// CHECK: call @onnxc_rt_seq_item
+// CHECK: call @onnxc_rt_tensor_read_f32
+// CHECK: call @onnxc_rt_seq_item
+// CHECK: call @onnxc_rt_tensor_read_f32
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: call @onnxc_rt_tensor_box_f32
+// CHECK: call @onnxc_rt_seq_insert(%[[OUT]]
+func.func @sequence_map(%a: !onnx.seq<tensor<?xf32>>, %b: !onnx.seq<tensor<?xf32>>) -> !onnx.seq<tensor<?xf32>> {
+  %0 = "onnx.SequenceMap"(%a, %b) ({
+  ^bb0(%x: tensor<?xf32>, %y: tensor<?xf32>):
+    %1 = "onnx.Add"(%x, %y) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    onnx.Yield %1 : tensor<?xf32>
+  }) : (!onnx.seq<tensor<?xf32>>, !onnx.seq<tensor<?xf32>>) -> !onnx.seq<tensor<?xf32>>
+  return %0 : !onnx.seq<tensor<?xf32>>
+}

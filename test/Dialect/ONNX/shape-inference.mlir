@@ -231,6 +231,24 @@ func.func @loop_body(%m: tensor<i64>, %cond: tensor<i1>, %x: tensor<2xf32>) -> (
 
 // -----
 
+// A sequence carried through a Loop holds what every iteration inserted:
+// declared of scalars but grown with vectors, its tensors' type becomes the
+// join (unranked), in the body's argument, the result and the function's.
+// CHECK-LABEL: func.func @loop_sequence
+// CHECK-SAME: -> !onnx.seq<tensor<*xf32>>
+// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: !onnx.seq<tensor<*xf32>>):
+// CHECK: }) : (tensor<i64>, tensor<i1>, !onnx.seq<tensor<f32>>) -> !onnx.seq<tensor<*xf32>>
+func.func @loop_sequence(%m: tensor<i64>, %cond: tensor<i1>, %s: !onnx.seq<tensor<f32>>, %x: tensor<3xf32>) -> !onnx.seq<tensor<f32>> {
+  %0 = "onnx.Loop"(%m, %cond, %s) <{operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: !onnx.seq<tensor<f32>>):
+    %1 = "onnx.SequenceInsert"(%v, %x) : (!onnx.seq<tensor<f32>>, tensor<3xf32>) -> !onnx.seq<tensor<3xf32>>
+    onnx.Yield %c, %1 : tensor<i1>, !onnx.seq<tensor<3xf32>>
+  }) : (tensor<i64>, tensor<i1>, !onnx.seq<tensor<f32>>) -> !onnx.seq<tensor<f32>>
+  return %0 : !onnx.seq<tensor<f32>>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @scan_body
 // CHECK: }) : (tensor<2xf32>, tensor<5x2xf32>) -> (tensor<2xf32>, tensor<5x2xf32>)
 func.func @scan_body(%init: tensor<2xf32>, %xs: tensor<5x2xf32>) -> (tensor<*xf32>, tensor<*xf32>) {

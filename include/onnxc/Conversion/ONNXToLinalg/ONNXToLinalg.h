@@ -66,6 +66,13 @@ void populateSequencePatterns(const TypeConverter &converter,
                               RewritePatternSet &patterns);
 void populateSequenceOpsPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns);
+/// String tensors: constants, Equal, Cast from and to strings,
+/// StringNormalizer (Strings.cpp).
+void populateStringPatterns(const TypeConverter &converter,
+                            RewritePatternSet &patterns);
+/// Reports every op on string tensors that no pattern handles correctly
+/// (other patterns would compute on the strings' pointers).
+LogicalResult checkStringOps(ModuleOp module);
 /// Declares the runtime functions (onnxc_rt_*) those patterns call.
 void declareRuntimeValueFunctions(ModuleOp module);
 /// Sequence.cpp's helpers: a runtime tensor value holding a copy of a

@@ -44,6 +44,62 @@ bool refineLoopBodies(func::FuncOp func) {
   return changed;
 }
 
+/// The least tensor type both `a` and `b` are instances of (same element
+/// type assumed): dims that differ become dynamic, ranks that differ make it
+/// unranked.
+Type joinTensorTypes(Type a, Type b) {
+  if (a == b)
+    return a;
+  auto ra = dyn_cast<RankedTensorType>(a), rb = dyn_cast<RankedTensorType>(b);
+  auto elem = cast<TensorType>(a).getElementType();
+  if (!ra || !rb || ra.getRank() != rb.getRank())
+    return UnrankedTensorType::get(elem);
+  SmallVector<int64_t> shape;
+  for (auto [x, y] : llvm::zip(ra.getShape(), rb.getShape()))
+    shape.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(shape, elem);
+}
+
+/// A sequence carried through a Loop holds what every iteration inserted:
+/// its tensors' type (in the Loop's result and the body's argument) is the
+/// join of the initial sequence's and the one the body yields (an empty
+/// sequence declared of scalars may come back holding vectors).
+bool generalizeLoopSequences(func::FuncOp func) {
+  bool changed = false;
+  func.walk([&](ONNXLoopOp loop) {
+    Block &body = loop.getBody().front();
+    Operation *yield = body.getTerminator();
+    for (auto [i, init] : llvm::enumerate(loop.getVInitial())) {
+      if (i >= loop->getNumResults() || 2 + i >= body.getNumArguments() ||
+          1 + i >= yield->getNumOperands())
+        break;
+      auto a = dyn_cast<SeqType>(init.getType());
+      auto b = dyn_cast<SeqType>(yield->getOperand(1 + i).getType());
+      auto r = dyn_cast<SeqType>(loop->getResult(i).getType());
+      if (!a || !b || !r || !isa<TensorType>(a.getElementType()) ||
+          !isa<TensorType>(b.getElementType()) ||
+          !isa<TensorType>(r.getElementType()) ||
+          getElementTypeOrSelf(a.getElementType()) !=
+              getElementTypeOrSelf(b.getElementType()))
+        continue;
+      Type joined = joinTensorTypes(
+          joinTensorTypes(a.getElementType(), b.getElementType()),
+          r.getElementType());
+      auto type = SeqType::get(loop.getContext(), joined);
+      if (type != r) {
+        loop->getResult(i).setType(type);
+        changed = true;
+      }
+      BlockArgument arg = body.getArgument(2 + i);
+      if (isa<SeqType>(arg.getType()) && arg.getType() != type) {
+        arg.setType(type);
+        changed = true;
+      }
+    }
+  });
+  return changed;
+}
+
 struct ONNXShapeInferencePass
     : mlir::onnxc::impl::ONNXShapeInferenceBase<ONNXShapeInferencePass> {
   void runOnOperation() override {
@@ -67,6 +123,7 @@ struct ONNXShapeInferencePass
           result.setType(refined);
         }
       });
+      changed |= generalizeLoopSequences(func);
       if (!changed)
         break;
     }
