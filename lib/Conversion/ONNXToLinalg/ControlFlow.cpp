@@ -119,15 +119,26 @@ public:
       if (!isCarriableType(*getTypeConverter(), t))
         return rewriter.notifyMatchFailure(op, "unsupported loop types");
     Operation *yield = body.getTerminator();
-    // Scan outputs are stacked into a tensor of trip-count rows.
+    // Scan outputs are stacked into a tensor of trip-count rows; without a
+    // trip count, or with element shapes known only at run time, they are
+    // collected in a sequence and stacked after the loop (all elements must
+    // then have the first one's shape).
     SmallVector<RankedTensorType> scanElemTypes;
+    SmallVector<bool> viaSequence;
     for (unsigned i = 0; i < numScan; ++i) {
-      auto t = dyn_cast<RankedTensorType>(
-          yield->getOperand(1 + numCarried + i).getType());
-      if (!t || !t.hasStaticShape() || !adaptor.getM())
+      Value elem = yield->getOperand(1 + numCarried + i);
+      auto t = dyn_cast<RankedTensorType>(elem.getType());
+      if (!t)
+        return rewriter.notifyMatchFailure(op, "scan outputs need a rank");
+      bool collect = !t.hasStaticShape() || !adaptor.getM();
+      if (collect && (!seqCopyable(t.getElementType()) ||
+                      getTypeConverter()->convertType(t) != t ||
+                      !isa<RankedTensorType>(resultTypes[numCarried + i])))
         return rewriter.notifyMatchFailure(
-            op, "scan outputs need a trip count and static element shapes");
+            op, "scan outputs of this element type need a trip count and "
+                "static element shapes");
       scanElemTypes.push_back(t);
+      viaSequence.push_back(collect);
     }
 
     Type i64 = rewriter.getI64Type();
@@ -151,8 +162,17 @@ public:
                             resultTypes[i]));
       stateTypes.push_back(resultTypes[i]);
     }
-    SmallVector<RankedTensorType> bufferTypes;
-    for (RankedTensorType elem : scanElemTypes) {
+    Type ptr = LLVM::LLVMPointerType::get(getContext());
+    for (auto [elem, collect] : llvm::zip(scanElemTypes, viaSequence)) {
+      if (collect) {
+        init.push_back(seqCallRuntime(
+            rewriter, loc, "onnxc_rt_seq_empty", ptr,
+            arith::ConstantIntOp::create(
+                rewriter, loc, seqDataType(elem.getElementType()), 32)
+                .getResult()));
+        stateTypes.push_back(ptr);
+        continue;
+      }
       SmallVector<int64_t> shape = {ShapedType::kDynamic};
       llvm::append_range(shape, elem.getShape());
       auto type = RankedTensorType::get(shape, elem.getElementType());
@@ -162,7 +182,6 @@ public:
       init.push_back(tensor::EmptyOp::create(rewriter, loc, type,
                                              ValueRange{rows}));
       stateTypes.push_back(type);
-      bufferTypes.push_back(type);
     }
 
     auto whileOp = scf::WhileOp::create(rewriter, loc, stateTypes, init);
@@ -209,6 +228,13 @@ public:
       Value elem = yield->getOperand(1 + numCarried + i);
       RankedTensorType elemType = scanElemTypes[i];
       Value buffer = after->getArgument(2 + numCarried + i);
+      if (viaSequence[i]) {
+        Value boxed =
+            seqBoxTensor(rewriter, loc, elem, elemType.getElementType());
+        next.push_back(seqCallRuntime(rewriter, loc, "onnxc_rt_seq_insert",
+                                      ptr, {buffer, iter, boxed}));
+        continue;
+      }
       SmallVector<OpFoldResult> offsets = {row}, sizes = {rewriter.getIndexAttr(1)},
                                 strides(elemType.getRank() + 1,
                                         rewriter.getIndexAttr(1));
@@ -238,6 +264,13 @@ public:
         extractScalar(rewriter, loc, whileOp.getResult(0)));
     for (unsigned i = 0; i < numScan; ++i) {
       RankedTensorType elemType = scanElemTypes[i];
+      if (viaSequence[i]) {
+        results.push_back(buildConcatFromSequence(
+            rewriter, loc, op, whileOp.getResult(2 + numCarried + i),
+            cast<RankedTensorType>(resultTypes[numCarried + i]), /*axis=*/0,
+            /*newAxis=*/true, /*allowEmpty=*/true));
+        continue;
+      }
       SmallVector<OpFoldResult> offsets(elemType.getRank() + 1,
                                         rewriter.getIndexAttr(0)),
           sizes = {trips},

@@ -134,6 +134,162 @@ public:
   }
 };
 
+} // namespace
+
+/// The tensors of sequence `seq` concatenated along `axis` (a new axis
+/// there: stacked) into a tensor of `type` (its static dims checked). Each
+/// tensor's dims must equal the first's but along the axis. `allowEmpty`: an
+/// empty sequence gives a tensor of 0 along the axis and 0 for the dims
+/// `type` leaves dynamic (a Loop's scan output after no iteration).
+Value mlir::onnxc::buildConcatFromSequence(OpBuilder &rewriter, Location loc,
+                                           Operation *op, Value seq, RankedTensorType type, int64_t axis,
+                              bool newAxis, bool allowEmpty) {
+  int64_t outRank = type.getRank(), inRank = outRank - (newAxis ? 1 : 0);
+  IndexMath m(rewriter, loc);
+  Type i64 = rewriter.getI64Type(), ptr = ptrType(rewriter.getContext());
+  Value length =
+      toIndex(rewriter, loc,
+              seqCallRuntime(rewriter, loc, "onnxc_rt_seq_length", i64, seq));
+  if (!allowEmpty)
+    emitRuntimeCheck(rewriter, loc, op, m.cmp(Pred::eq, length, m.c(0)),
+                     "concatenating an empty sequence");
+  // The tensors' type: the result's without the new axis, dynamic along
+  // the concatenated one (each tensor's dims are checked against it and
+  // the first tensor's).
+  SmallVector<int64_t> itemShape;
+  for (int64_t d = 0; d < outRank; ++d)
+    if (d != axis)
+      itemShape.push_back(type.getDimSize(d));
+    else if (!newAxis)
+      itemShape.push_back(ShapedType::kDynamic);
+  auto itemType = RankedTensorType::get(itemShape, type.getElementType());
+  auto item = [&](OpBuilder &b, Location loc, Value i) {
+    return seqCallRuntime(b, loc, "onnxc_rt_seq_item", ptr,
+                          {seq, toI64(b, loc, i)});
+  };
+  SmallVector<OpFoldResult> first;
+  if (!allowEmpty) {
+    first = seqValueDims(rewriter, loc, op, item(rewriter, loc, m.c(0)),
+                         itemType, "tensor 0 of the sequence");
+  } else {
+    // No tensor 0 to read when the sequence is empty: its dims are then
+    // the type's, 0 where dynamic.
+    SmallVector<Type> indexTypes(inRank, rewriter.getIndexType());
+    auto ifOp = scf::IfOp::create(rewriter, loc, indexTypes,
+                                  m.cmp(Pred::eq, length, m.c(0)),
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> none;
+    for (int64_t d = 0; d < inRank; ++d)
+      none.push_back(m.c(itemType.isDynamicDim(d) ? 0 : itemType.getDimSize(d)));
+    scf::YieldOp::create(rewriter, loc, none);
+    rewriter.setInsertionPointToStart(ifOp.elseBlock());
+    SmallVector<Value> dims;
+    for (OpFoldResult d :
+         seqValueDims(rewriter, loc, op, item(rewriter, loc, m.c(0)),
+                      itemType, "tensor 0 of the sequence"))
+      dims.push_back(m.v(d));
+    scf::YieldOp::create(rewriter, loc, dims);
+    for (int64_t d = 0; d < inRank; ++d)
+      first.push_back(itemType.isDynamicDim(d)
+                          ? OpFoldResult(ifOp.getResult(d))
+                          : OpFoldResult(rewriter.getIndexAttr(
+                                itemType.getDimSize(d))));
+  }
+  // The size along the axis; the other dims equal the first tensor's.
+  Value total = length;
+  if (!newAxis) {
+    OpBuilder &b = rewriter;
+    auto sum = seqFor(
+        rewriter, loc, m.c(0), length, m.c(1), ValueRange{m.c(0)},
+        [&](Value i, ValueRange args) -> SmallVector<Value> {
+          IndexMath bm(b, loc);
+          SmallVector<OpFoldResult> dims = seqValueDims(
+              b, loc, op, item(b, loc, i), itemType, "a tensor of the sequence");
+          for (int64_t d = 0; d < inRank; ++d) {
+            if (d == axis)
+              continue;
+            Value got = bm.v(dims[d]), want = bm.v(first[d]);
+            emitRuntimeCheck(b, loc, op, bm.cmp(Pred::ne, got, want),
+                             "tensor {0} of the sequence has size {1} in "
+                             "dim " + Twine(d) + ", tensor 0 has {2}",
+                             {i, got, want});
+          }
+          return {bm.add(args[0], bm.v(dims[axis]))};
+        });
+    total = sum.getResult(0);
+  }
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dynamic;
+  SmallVector<OpFoldResult> outDims;
+  for (int64_t d = 0, k = 0; d < outRank; ++d) {
+    if (d == axis) {
+      outDims.push_back(total);
+      if (!newAxis)
+        ++k;
+      continue;
+    }
+    outDims.push_back(first[k++]);
+  }
+  for (OpFoldResult size : outDims) {
+    std::optional<int64_t> c = getConstantIntValue(size);
+    shape.push_back(c ? *c : ShapedType::kDynamic);
+    if (!c)
+      dynamic.push_back(m.v(size));
+  }
+  auto memType = MemRefType::get(shape, type.getElementType());
+  Value buffer = memref::AllocOp::create(rewriter, loc, memType, dynamic,
+                                         rewriter.getI64IntegerAttr(64));
+  OpBuilder &b = rewriter;
+  seqFor(
+      rewriter, loc, m.c(0), length, m.c(1), ValueRange{m.c(0)},
+      [&](Value i, ValueRange args) -> SmallVector<Value> {
+        IndexMath bm(b, loc);
+        Value value = item(b, loc, i);
+        SmallVector<OpFoldResult> offsets(outRank, b.getIndexAttr(0)),
+            sizes, strides(outRank, b.getIndexAttr(1));
+        Value size = bm.c(1);
+        for (int64_t d = 0, k = 0; d < outRank; ++d) {
+          if (d == axis && newAxis) {
+            sizes.push_back(b.getIndexAttr(1));
+            continue;
+          }
+          Value s = toIndex(
+              b, loc,
+              seqCallRuntime(b, loc, "onnxc_rt_tensor_dim", b.getI64Type(),
+                             {value, arith::ConstantIntOp::create(b, loc, k, 64)
+                                         .getResult()}));
+          if (d == axis)
+            size = s;
+          sizes.push_back(s);
+          ++k;
+        }
+        offsets[axis] = args[0];
+        Value view;
+        if (newAxis) {
+          SmallVector<int64_t> reduced(inRank, ShapedType::kDynamic);
+          auto viewType = memref::SubViewOp::inferRankReducedResultType(
+              reduced, memType, offsets, sizes, strides);
+          view = memref::SubViewOp::create(b, loc, viewType, buffer, offsets,
+                                           sizes, strides);
+        } else {
+          view = memref::SubViewOp::create(b, loc, buffer, offsets, sizes,
+                                           strides);
+        }
+        seqReadInto(b, loc, value, view);
+        return {bm.add(args[0], size)};
+      });
+  auto fullType = RankedTensorType::get(shape, type.getElementType());
+  Value result = bufferization::ToTensorOp::create(
+      rewriter, loc, fullType, buffer, /*restrict=*/true, /*writable=*/true);
+  if (fullType != type)
+    result = tensor::CastOp::create(rewriter, loc, type, result);
+  return result;
+}
+
+namespace {
+
 class ConcatFromSequenceLowering
     : public TensorPattern<ONNXConcatFromSequenceOp> {
 public:
@@ -154,121 +310,10 @@ public:
                             << outRank << (newAxis ? " dims" : "");
     if (axis < 0)
       axis += outRank;
-    Location loc = op.getLoc();
-    IndexMath m(rewriter, loc);
-    Type i64 = rewriter.getI64Type(), ptr = ptrType(getContext());
-    Value seq = adaptor.getInputSequence();
-    Value length =
-        toIndex(rewriter, loc,
-                seqCallRuntime(rewriter, loc, "onnxc_rt_seq_length", i64, seq));
-    emitRuntimeCheck(rewriter, loc, op, m.cmp(Pred::eq, length, m.c(0)),
-                     "concatenating an empty sequence");
-    // The tensors' type: the result's without the new axis, dynamic along
-    // the concatenated one (each tensor's dims are checked against it and
-    // the first tensor's).
-    SmallVector<int64_t> itemShape;
-    for (int64_t d = 0; d < outRank; ++d)
-      if (d != axis)
-        itemShape.push_back(type.getDimSize(d));
-      else if (!newAxis)
-        itemShape.push_back(ShapedType::kDynamic);
-    auto itemType = RankedTensorType::get(itemShape, type.getElementType());
-    auto item = [&](OpBuilder &b, Location loc, Value i) {
-      return seqCallRuntime(b, loc, "onnxc_rt_seq_item", ptr,
-                            {seq, toI64(b, loc, i)});
-    };
-    SmallVector<OpFoldResult> first =
-        seqValueDims(rewriter, loc, op, item(rewriter, loc, m.c(0)), itemType,
-                     "tensor 0 of the sequence");
-    // The size along the axis; the other dims equal the first tensor's.
-    Value total = length;
-    if (!newAxis) {
-      OpBuilder &b = rewriter;
-      auto sum = seqFor(
-          rewriter, loc, m.c(0), length, m.c(1), ValueRange{m.c(0)},
-          [&](Value i, ValueRange args) -> SmallVector<Value> {
-            IndexMath bm(b, loc);
-            SmallVector<OpFoldResult> dims = seqValueDims(
-                b, loc, op, item(b, loc, i), itemType, "a tensor of the sequence");
-            for (int64_t d = 0; d < inRank; ++d) {
-              if (d == axis)
-                continue;
-              Value got = bm.v(dims[d]), want = bm.v(first[d]);
-              emitRuntimeCheck(b, loc, op, bm.cmp(Pred::ne, got, want),
-                               "tensor {0} of the sequence has size {1} in "
-                               "dim " + Twine(d) + ", tensor 0 has {2}",
-                               {i, got, want});
-            }
-            return {bm.add(args[0], bm.v(dims[axis]))};
-          });
-      total = sum.getResult(0);
-    }
-    SmallVector<int64_t> shape;
-    SmallVector<Value> dynamic;
-    SmallVector<OpFoldResult> outDims;
-    for (int64_t d = 0, k = 0; d < outRank; ++d) {
-      if (d == axis) {
-        outDims.push_back(total);
-        if (!newAxis)
-          ++k;
-        continue;
-      }
-      outDims.push_back(first[k++]);
-    }
-    for (OpFoldResult size : outDims) {
-      std::optional<int64_t> c = getConstantIntValue(size);
-      shape.push_back(c ? *c : ShapedType::kDynamic);
-      if (!c)
-        dynamic.push_back(m.v(size));
-    }
-    auto memType = MemRefType::get(shape, type.getElementType());
-    Value buffer = memref::AllocOp::create(rewriter, loc, memType, dynamic,
-                                           rewriter.getI64IntegerAttr(64));
-    OpBuilder &b = rewriter;
-    seqFor(
-        rewriter, loc, m.c(0), length, m.c(1), ValueRange{m.c(0)},
-        [&](Value i, ValueRange args) -> SmallVector<Value> {
-          IndexMath bm(b, loc);
-          Value value = item(b, loc, i);
-          SmallVector<OpFoldResult> offsets(outRank, b.getIndexAttr(0)),
-              sizes, strides(outRank, b.getIndexAttr(1));
-          Value size = bm.c(1);
-          for (int64_t d = 0, k = 0; d < outRank; ++d) {
-            if (d == axis && newAxis) {
-              sizes.push_back(b.getIndexAttr(1));
-              continue;
-            }
-            Value s = toIndex(
-                b, loc,
-                seqCallRuntime(b, loc, "onnxc_rt_tensor_dim", b.getI64Type(),
-                               {value, arith::ConstantIntOp::create(b, loc, k, 64)
-                                           .getResult()}));
-            if (d == axis)
-              size = s;
-            sizes.push_back(s);
-            ++k;
-          }
-          offsets[axis] = args[0];
-          Value view;
-          if (newAxis) {
-            SmallVector<int64_t> reduced(inRank, ShapedType::kDynamic);
-            auto viewType = memref::SubViewOp::inferRankReducedResultType(
-                reduced, memType, offsets, sizes, strides);
-            view = memref::SubViewOp::create(b, loc, viewType, buffer, offsets,
-                                             sizes, strides);
-          } else {
-            view = memref::SubViewOp::create(b, loc, buffer, offsets, sizes,
-                                             strides);
-          }
-          seqReadInto(b, loc, value, view);
-          return {bm.add(args[0], size)};
-        });
-    auto fullType = RankedTensorType::get(shape, type.getElementType());
-    Value result = bufferization::ToTensorOp::create(
-        rewriter, loc, fullType, buffer, /*restrict=*/true, /*writable=*/true);
-    if (fullType != type)
-      result = tensor::CastOp::create(rewriter, loc, type, result);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, buildConcatFromSequence(
+                               rewriter, op.getLoc(), op,
+                               adaptor.getInputSequence(), type, axis, newAxis,
+                               /*allowEmpty=*/false));
     return success();
   }
 };

@@ -61,3 +61,26 @@ func.func @loop_count(%m: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>) -> ten
   }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// A Loop without a trip count: its scan output (of a dynamic length) is
+// collected in a sequence (a pointer state of the scf.while), each element
+// boxed and appended, then stacked after the loop (zero iterations give a
+// 0 x n tensor).
+// CHECK-LABEL: func.func @loop_scan_collected
+// CHECK: %[[E:.*]] = call @onnxc_rt_seq_empty
+// CHECK: scf.while ({{.*}}%{{.*}} = %[[E]]) : (tensor<i64>, tensor<i1>, tensor<?xf32>, !llvm.ptr)
+// CHECK: call @onnxc_rt_tensor_box_f32
+// CHECK: call @onnxc_rt_seq_insert
+// CHECK: scf.if
+// CHECK: memref.alloc(%{{.*}}, %{{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK: call @onnxc_rt_tensor_read_f32
+func.func @loop_scan_collected(%cond: tensor<i1>, %x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?x?xf32>) {
+  %0:2 = "onnx.Loop"(%cond, %x) <{operandSegmentSizes = array<i32: 0, 1, 1>}> ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<?xf32>):
+    %1 = "onnx.Add"(%v, %v) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    onnx.Yield %c, %1, %1 : tensor<i1>, tensor<?xf32>, tensor<?xf32>
+  }) : (tensor<i1>, tensor<?xf32>) -> (tensor<?xf32>, tensor<?x?xf32>)
+  return %0#0, %0#1 : tensor<?xf32>, tensor<?x?xf32>
+}

@@ -98,6 +98,13 @@ bool seqCopyable(Type onnxElem);
 scf::ForOp seqFor(OpBuilder &b, Location loc, Value lb, Value ub, Value step,
                   ValueRange iterArgs,
                   function_ref<SmallVector<Value>(Value, ValueRange)> body);
+/// The tensors of sequence `seq` concatenated along `axis` (stacked along a
+/// new one with `newAxis`) into a tensor of `type` (SequenceOps.cpp);
+/// `allowEmpty`: an empty sequence gives 0 along the axis (and in the dims
+/// `type` leaves dynamic) instead of a run-time error.
+Value buildConcatFromSequence(OpBuilder &b, Location loc, Operation *op,
+                              Value seq, RankedTensorType type, int64_t axis,
+                              bool newAxis, bool allowEmpty);
 /// ONNX's TensorProto.DataType of a copyable element type.
 int32_t seqDataType(Type onnxElem);
 
