@@ -86,6 +86,14 @@ VERSIONS = {
     "Mod": 28,
 }
 
+# The same for ai.onnx.ml (modelled at opset 3, libonnx 1.12's): operators
+# new after it, which the importer takes at their version (ModelImporter.cpp,
+# isModelledMLVersion). TreeEnsemble-5 replaces TreeEnsembleRegressor and
+# TreeEnsembleClassifier (deprecated at 5, modelled at 3).
+ML_VERSIONS = {
+    "TreeEnsemble": 5,
+}
+
 OPSET_CHANGES = os.path.join(ROOT, "lib/Importer/OpsetChanges.def")
 
 
@@ -305,6 +313,8 @@ def select_schemas(all_schemas, changes):
             types_only = types_only_version(name, changes, cap)
         if domain == "" and name in VERSIONS:
             cap = VERSIONS[name]
+        elif domain == "ai.onnx.ml" and name in ML_VERSIONS:
+            cap = ML_VERSIONS[name]
         elif types_only:
             cap = types_only
         picked = max((v for v in by_version if v <= cap), default=0)

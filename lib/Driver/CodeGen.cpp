@@ -48,13 +48,13 @@ static std::string hexName(StringRef s) {
 }
 
 std::string ModelSignature::serialize() const {
-  // One line per value: I or O, type, hex name, dtype, rank (-1 when
-  // unknown), dims, hex dim names.
+  // One line per value: I or O, type, hex name, dtype, key dtype (maps; 0
+  // otherwise), rank (-1 when unknown), dims, hex dim names.
   std::string out = "onnxc-signature 2\n";
   auto emit = [&](char kind, const Tensor &t) {
     out += kind;
     out += " " + std::to_string(t.type) + " " + hexName(t.name) + " " +
-           std::to_string(t.dtype) + " " +
+           std::to_string(t.dtype) + " " + std::to_string(t.keyDtype) + " " +
            (t.rankKnown ? std::to_string(t.dims.size()) : "-1");
     for (int64_t d : t.dims)
       out += " " + std::to_string(d);
@@ -102,6 +102,24 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
   // runtime passes them as values (onnxc_value); dtype and dims are the
   // tensors'.
   bool optional = false, sequence = false;
+  // A map, or a sequence of maps (ZipMap's): dtype is the values', the
+  // rank 1 with a dynamic dim.
+  Type mapType = type;
+  if (auto seq = dyn_cast<SeqType>(type))
+    mapType = seq.getElementType();
+  if (auto map = dyn_cast<MapType>(mapType)) {
+    t.type = mapType == type ? 4 : 5;
+    t.dtype = getONNXDataType(map.getValueType());
+    t.keyDtype = getONNXDataType(map.getKeyType());
+    t.dims = {-1};
+    t.dimNames = {""};
+    if (t.dtype == 0 || t.keyDtype == 0)
+      return entry.emitError() << what << " '" << t.name << "' has type "
+                               << type
+                               << ", which the runtime does not support yet",
+             failure();
+    return t;
+  }
   if (auto opt = dyn_cast<OptType>(type)) {
     optional = true;
     type = opt.getElementType();

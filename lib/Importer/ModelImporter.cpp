@@ -97,7 +97,8 @@ constexpr int kDialectMLOpset = 3;
 
 /// ai.onnx.ml operators that changed after opset 3 (ONNX Changelog-ml.md):
 /// opset 4 LabelEncoder (tensor-valued keys/values/default); opset 5
-/// TreeEnsemble (new), TreeEnsembleClassifier/Regressor (superseded).
+/// TreeEnsemble (new, modelled at 5: utils/gen_onnx_ops.py's ML_VERSIONS),
+/// TreeEnsembleClassifier/Regressor (deprecated, modelled at 3).
 bool isModelledMLVersion(const onnx::NodeProto &node, int opset) {
   StringRef opType = node.op_type();
   // LabelEncoder-4 only adds the tensor-valued attributes.
@@ -105,8 +106,7 @@ bool isModelledMLVersion(const onnx::NodeProto &node, int opset) {
     return opset < 4 || llvm::none_of(node.attribute(), [](const auto &a) {
              return StringRef(a.name()).ends_with("_tensor");
            });
-  if (opType == "TreeEnsemble" || opType == "TreeEnsembleClassifier" ||
-      opType == "TreeEnsembleRegressor")
+  if (opType == "TreeEnsembleClassifier" || opType == "TreeEnsembleRegressor")
     return opset < 5;
   return true;
 }
@@ -853,6 +853,15 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
                         " changed the operator; the dialect models ai.onnx.ml "
                         "opset " +
                         std::to_string(kDialectMLOpset));
+  } else if (domain == "ai.onnx.ml" && info->sinceVersion > kDialectMLOpset) {
+    // An operator newer than libonnx 1.12's ai.onnx.ml (TreeEnsemble-5),
+    // modelled at its version.
+    version = info->sinceVersion;
+    if (opset < info->sinceVersion) {
+      usable = false;
+      noteUnsupported(node, domain, opset,
+                      "the operator is not defined at this opset");
+    }
   } else {
     const onnx::OpSchema *schema =
         onnx::OpSchemaRegistry::Schema(node.op_type(), opset, domain.str());

@@ -60,6 +60,7 @@ extern void onnxc_rt_device_drain(void) __attribute__((weak));
 typedef struct {
   char *name;
   int type; /* ONNXC_TYPE_*: a tensor's dtype and dims, or its items' */
+  int32_t key_dtype; /* a map's keys' (ONNXC_TYPE_MAP, _SEQUENCE_OF_MAPS) */
   int32_t dtype;
   int rank;
   int64_t *dims;
@@ -577,6 +578,8 @@ static int parse_tables(void) {
     p = next_token(p, &tok, &len);
     t->dtype = (int32_t)strtol(tok, NULL, 10);
     p = next_token(p, &tok, &len);
+    t->key_dtype = (int32_t)strtol(tok, NULL, 10);
+    p = next_token(p, &tok, &len);
     int rank = (int)strtol(tok, NULL, 10); /* -1: a sequence's unknown rank */
     t->dims = calloc((size_t)(rank > 0 ? rank : 0) + 1, sizeof(int64_t));
     t->dim_names = calloc((size_t)(rank > 0 ? rank : 0) + 1, sizeof(char *));
@@ -685,6 +688,14 @@ EXPORT int onnxc_input_type(int i) {
 EXPORT int onnxc_output_type(int i) {
   const sig_tensor *t = get(1, i);
   return t ? t->type : -1;
+}
+EXPORT int32_t onnxc_input_key_dtype(int i) {
+  const sig_tensor *t = get(0, i);
+  return t && t->key_dtype ? t->key_dtype : -1;
+}
+EXPORT int32_t onnxc_output_key_dtype(int i) {
+  const sig_tensor *t = get(1, i);
+  return t && t->key_dtype ? t->key_dtype : -1;
 }
 EXPORT int onnxc_input_rank(int i) {
   const sig_tensor *t = get(0, i);
@@ -795,7 +806,39 @@ static const char *kind_name(int32_t kind) {
   return kind == ONNXC_KIND_TENSOR     ? "a tensor"
          : kind == ONNXC_KIND_SEQUENCE ? "a sequence"
          : kind == ONNXC_KIND_OPTIONAL ? "an optional"
+         : kind == ONNXC_KIND_MAP      ? "a map"
                                        : "of no known kind";
+}
+
+/* Checks map `m` (input `i`, item `item` of it when >= 0) against entry
+ * `t`: two 1-D tensors of the keys' and the values' dtypes, one length. */
+static onnxc_status check_map(int i, int item, const sig_tensor *t,
+                              const onnxc_value *m) {
+  char what[96];
+  if (item < 0)
+    snprintf(what, sizeof what, "input %d ('%s')", i, t->name);
+  else
+    snprintf(what, sizeof what, "item %d of input %d ('%s')", item, i,
+             t->name);
+  if (m->kind != ONNXC_KIND_MAP)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s is %s, the model expects a "
+                "map", what, kind_name(m->kind));
+  if (m->num_items != 2 || !m->items ||
+      m->items[0].kind != ONNXC_KIND_TENSOR ||
+      m->items[1].kind != ONNXC_KIND_TENSOR)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s is a map without its two "
+                "tensors (keys, values)", what);
+  const onnxc_tensor *k = &m->items[0].tensor, *v = &m->items[1].tensor;
+  if (k->dtype != t->key_dtype || v->dtype != t->dtype)
+    return fail(ONNXC_ERROR_DTYPE, "%s maps element type %d to %d, the model "
+                "expects %d to %d", what, k->dtype, v->dtype, t->key_dtype,
+                t->dtype);
+  if (k->rank != 1 || v->rank != 1 || !k->shape || !v->shape ||
+      k->shape[0] != v->shape[0] || k->shape[0] < 0 ||
+      (k->shape[0] && (!k->data || !v->data)))
+    return fail(ONNXC_ERROR_SHAPE, "%s: keys and values must be 1-D tensors "
+                "of one length, with data", what);
+  return ONNXC_OK;
 }
 
 /* Checks input value `v` against its signature entry; *handle is what the
@@ -821,6 +864,23 @@ static onnxc_status check_value(int i, const onnxc_value *v, bound_dim *bound,
     if (!v->num_items)
       return ONNXC_OK;
     v = v->items;
+  }
+  if (t->type == ONNXC_TYPE_MAP) {
+    *handle = (void *)(uintptr_t)v;
+    return check_map(i, -1, t, v);
+  }
+  if (t->type == ONNXC_TYPE_SEQUENCE_OF_MAPS) {
+    if (v->kind != ONNXC_KIND_SEQUENCE || (v->num_items && !v->items))
+      return fail(ONNXC_ERROR_INVALID_ARGUMENT, "input %d ('%s') is %s, the "
+                  "model expects a sequence of maps", i, t->name,
+                  kind_name(v->kind));
+    *handle = (void *)(uintptr_t)v;
+    for (size_t k = 0; k < v->num_items; ++k) {
+      onnxc_status s = check_map(i, (int)k, t, &v->items[k]);
+      if (s != ONNXC_OK)
+        return s;
+    }
+    return ONNXC_OK;
   }
   int32_t want = sequence ? ONNXC_KIND_SEQUENCE : ONNXC_KIND_TENSOR;
   if (v->kind != want)
@@ -966,7 +1026,8 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
     if (!is_tensor(t)) {
       const onnxc_value *v;
       memcpy(&v, &w[0], sizeof v);
-      if (t->type == ONNXC_TYPE_SEQUENCE) {
+      if (t->type == ONNXC_TYPE_SEQUENCE || t->type == ONNXC_TYPE_MAP ||
+          t->type == ONNXC_TYPE_SEQUENCE_OF_MAPS) {
         copied = copied && onnxc_rt_copy_value(v, &result[i]);
       } else {
         result[i].kind = ONNXC_KIND_OPTIONAL;

@@ -21,6 +21,7 @@ struct ModelSignature {
     int type = 0;              // ONNXC_TYPE_* of onnxc_runtime.h
     bool rankKnown = true;     // false: a sequence's items of unknown rank
     int32_t dtype;             // onnx TensorProto.DataType
+    int32_t keyDtype = 0;      // a map's keys' (0 for the other types)
     std::vector<int64_t> dims; // -1 where dynamic
     std::vector<std::string> dimNames;
   };

@@ -79,7 +79,7 @@ typedef struct onnxc_tensor {
   void *data;           /* dense row-major elements */
 } onnxc_tensor;
 
-/* Values that are not tensors: sequences of tensors and optionals. A model
+/* Values that are not tensors: sequences, optionals and maps. A model
  * whose signature has one (onnxc_input_type / onnxc_output_type) runs
  * through onnxc_run_values; onnxc_run takes and gives tensors only.
  *
@@ -87,11 +87,18 @@ typedef struct onnxc_tensor {
  *   ONNXC_KIND_SEQUENCE  `items` points to `num_items` values of kind
  *                        ONNXC_KIND_TENSOR (their shapes may differ; their
  *                        element type is the sequence's, also given in
- *                        `tensor.dtype`, which is all an empty sequence says).
+ *                        `tensor.dtype`, which is all an empty sequence says),
+ *                        or of kind ONNXC_KIND_MAP (a sequence of maps).
  *   ONNXC_KIND_OPTIONAL  `num_items` is 0 (no value) or 1: then `items`
  *                        points to the value (a tensor or a sequence).
  *                        An optional entry of the signature is always
  *                        passed and returned as such a value.
+ *   ONNXC_KIND_MAP       `num_items` is 2: `items[0]` is the keys, a 1-D
+ *                        tensor of int64 or strings without duplicates,
+ *                        `items[1]` the values, a 1-D tensor of the same
+ *                        length (entry i maps keys[i] to values[i]; the
+ *                        order means nothing). `tensor.dtype` is the
+ *                        values' dtype.
  *
  * `items` may be NULL when `num_items` is 0. Only `tensor.dtype` means
  * something in a sequence or an optional. The thread-safety and
@@ -105,7 +112,8 @@ typedef struct onnxc_tensor {
 typedef enum onnxc_kind {
   ONNXC_KIND_TENSOR = 0,
   ONNXC_KIND_SEQUENCE = 1,
-  ONNXC_KIND_OPTIONAL = 2
+  ONNXC_KIND_OPTIONAL = 2,
+  ONNXC_KIND_MAP = 3
 } onnxc_kind;
 
 typedef struct onnxc_value {
@@ -118,12 +126,17 @@ typedef struct onnxc_value {
 /* The type of a signature entry (onnxc_input_type / onnxc_output_type):
  * its dtype, rank and dims (below) describe the tensor, or the tensors of
  * the sequence. A sequence (optional or not) whose tensors' rank the model
- * leaves open has rank -1. */
+ * leaves open has rank -1. For a map, or a sequence of maps, dtype is the
+ * values' dtype, the rank 1 with a dynamic dim, and
+ * onnxc_{input,output}_key_dtype gives the keys' dtype (-1 for the other
+ * types). */
 enum {
   ONNXC_TYPE_TENSOR = 0,
   ONNXC_TYPE_SEQUENCE = 1,          /* sequence of tensors */
   ONNXC_TYPE_OPTIONAL_TENSOR = 2,   /* optional tensor */
-  ONNXC_TYPE_OPTIONAL_SEQUENCE = 3  /* optional sequence of tensors */
+  ONNXC_TYPE_OPTIONAL_SEQUENCE = 3, /* optional sequence of tensors */
+  ONNXC_TYPE_MAP = 4,               /* map (int64 or string keys) */
+  ONNXC_TYPE_SEQUENCE_OF_MAPS = 5   /* sequence of maps (ZipMap's output) */
 };
 
 /* Signature. Indices run from 0 to count - 1. A dim is -1 when it is only
@@ -136,12 +149,14 @@ int onnxc_num_outputs(void);
 const char *onnxc_input_name(int index);
 int32_t onnxc_input_dtype(int index);
 int onnxc_input_type(int index); /* ONNXC_TYPE_* */
+int32_t onnxc_input_key_dtype(int index);
 int onnxc_input_rank(int index);
 int64_t onnxc_input_dim(int index, int axis);
 const char *onnxc_input_dim_name(int index, int axis);
 const char *onnxc_output_name(int index);
 int32_t onnxc_output_dtype(int index);
 int onnxc_output_type(int index);
+int32_t onnxc_output_key_dtype(int index);
 int onnxc_output_rank(int index);
 int64_t onnxc_output_dim(int index, int axis);
 const char *onnxc_output_dim_name(int index, int axis);

@@ -31,6 +31,9 @@ ONNXToLinalgTypeConverter::ONNXToLinalgTypeConverter() {
   addConversion([](OptType t) -> Type {
     return LLVM::LLVMPointerType::get(t.getContext());
   });
+  addConversion([](MapType t) -> Type {
+    return LLVM::LLVMPointerType::get(t.getContext());
+  });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
                  Location loc) -> Value {
     return UnrealizedConversionCastOp::create(b, loc, type, inputs)

@@ -198,8 +198,11 @@ struct ConvertONNXToLinalgPass
     populateCol2ImPatterns(converter, patterns);
     populateDeformConvPatterns(converter, patterns);
     populateRandomPatterns(converter, patterns);
+    populateTreeEnsemblePatterns(converter, patterns);
     populateSequencePatterns(converter, patterns);
     populateStringPatterns(converter, patterns);
+    populateMLPatterns(converter, patterns);
+    populateMapPatterns(converter, patterns);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -480,7 +480,12 @@ bool handlesStrings(Operation *op) {
              ONNXSequenceAtOp, ONNXSequenceEmptyOp, ONNXSequenceEraseOp,
              ONNXSequenceLengthOp, ONNXSplitToSequenceOp,
              ONNXConcatFromSequenceOp, ONNXOptionalOp,
-             ONNXOptionalGetElementOp, ONNXOptionalHasElementOp>(op);
+             ONNXMLArrayFeatureExtractorOp, ONNXMLLabelEncoderOp,
+             ONNXMLCategoryMapperOp, ONNXMLOneHotEncoderOp,
+             ONNXMLLinearClassifierOp, ONNXMLSVMClassifierOp,
+             ONNXOptionalGetElementOp, ONNXOptionalHasElementOp>(op) ||
+         isa<ONNXMLZipMapOp, ONNXMLDictVectorizerOp, ONNXMLCastMapOp>(op) ||
+         isa<ONNXMLTreeEnsembleClassifierOp>(op);
 }
 
 bool involvesStrings(Operation *op) {
@@ -496,6 +501,25 @@ bool involvesStrings(Operation *op) {
 }
 
 } // namespace
+
+Value mlir::onnxc::buildStringConstant(OpBuilder &b, Location loc,
+                                       Operation *anchor,
+                                       ArrayRef<StringRef> strings) {
+  Value packed = globalBytes(b, loc, anchor, packStrings(strings));
+  Type i64 = b.getI64Type();
+  int64_t count = int64_t(strings.size());
+  Value buffer = memref::AllocOp::create(b, loc, MemRefType::get({count}, i64),
+                                         ValueRange{}, b.getI64IntegerAttr(64));
+  Value unranked =
+      memref::CastOp::create(b, loc, UnrankedMemRefType::get(i64, 0), buffer);
+  seqCallRuntime(b, loc, "onnxc_rt_string_fill", {},
+                 {packed, arith::ConstantIntOp::create(b, loc, count, 64)
+                              .getResult(),
+                  unranked});
+  return bufferization::ToTensorOp::create(
+      b, loc, RankedTensorType::get({count}, i64), buffer, /*restrict=*/true,
+      /*writable=*/true);
+}
 
 LogicalResult mlir::onnxc::checkStringOps(ModuleOp module) {
   bool ok = true;

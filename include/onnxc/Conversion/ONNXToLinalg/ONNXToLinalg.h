@@ -70,6 +70,14 @@ void populateSequenceOpsPatterns(const TypeConverter &converter,
 /// StringNormalizer (Strings.cpp).
 void populateStringPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+/// A 1-D string tensor (i64 pointers) of the strings, kept in a global
+/// (Strings.cpp); `anchor` is an op of the module.
+Value buildStringConstant(OpBuilder &b, Location loc, Operation *anchor,
+                          ArrayRef<StringRef> strings);
+/// ZipMap, DictVectorizer, CastMap: maps are pointers to the runtime's map
+/// values (Maps.cpp, lib/Runtime/onnxc_maps.c).
+void populateMapPatterns(const TypeConverter &converter,
+                         RewritePatternSet &patterns);
 /// Reports every op on string tensors that no pattern handles correctly
 /// (other patterns would compute on the strings' pointers).
 LogicalResult checkStringOps(ModuleOp module);
@@ -142,6 +150,14 @@ void populateDeformConvPatterns(const TypeConverter &converter,
 /// counter-based generator per node.
 void populateRandomPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+/// TreeEnsembleRegressor, TreeEnsembleClassifier and TreeEnsemble
+/// (ai.onnx.ml): the trees as constant tables, walked per sample.
+void populateTreeEnsemblePatterns(const TypeConverter &converter,
+                                  RewritePatternSet &patterns);
+/// The ai.onnx.ml operators but the tree ensembles and maps: ML.cpp,
+/// MLLookup.cpp, MLLinear.cpp, MLSVM.cpp.
+void populateMLPatterns(const TypeConverter &converter,
+                        RewritePatternSet &patterns);
 
 //===----------------------------------------------------------------------===//
 // Helpers (Common.cpp)

@@ -575,10 +575,48 @@ std::optional<SmallVector<Type>> inferShapeFromOperand(Operation *op) {
   return std::nullopt;
 }
 
+/// The tree ensembles (ai.onnx.ml), whose libonnx 1.12 rules give no shape
+/// (TreeEnsembleRegressor/Classifier-3) or which it does not know
+/// (TreeEnsemble-5): for X [N, F] (a 1-D X is one row), scores [N,
+/// n_targets] (Regressor: f32; TreeEnsemble: X's type); Classifier: labels
+/// [N] (int64 or string) and f32 scores [N, number of labels].
+std::optional<SmallVector<Type>> inferTreeEnsemble(Operation *op) {
+  if (!isa<ONNXMLTreeEnsembleRegressorOp, ONNXMLTreeEnsembleClassifierOp,
+           ONNXMLTreeEnsembleOp>(op))
+    return std::nullopt;
+  int64_t dyn = ShapedType::kDynamic;
+  Type xType = op->getOperand(0).getType();
+  int64_t rows = dyn;
+  if (auto x = dyn_cast<RankedTensorType>(xType))
+    rows = x.getRank() == 1 ? 1 : x.getRank() == 2 ? x.getDimSize(0) : dyn;
+  MLIRContext *ctx = op->getContext();
+  auto scores = [&](std::optional<uint64_t> n, Type elem) -> Type {
+    return RankedTensorType::get({rows, n ? int64_t(*n) : dyn}, elem);
+  };
+  if (auto reg = dyn_cast<ONNXMLTreeEnsembleRegressorOp>(op))
+    return SmallVector<Type>{scores(reg.getNTargets(), Float32Type::get(ctx))};
+  if (auto te = dyn_cast<ONNXMLTreeEnsembleOp>(op))
+    return SmallVector<Type>{
+        scores(te.getNTargets(), getElementTypeOrSelf(xType))};
+  auto cls = cast<ONNXMLTreeEnsembleClassifierOp>(op);
+  std::optional<uint64_t> classes;
+  Type label = IntegerType::get(ctx, 64);
+  if (auto strings = cls.getClasslabelsStrings()) {
+    classes = strings->size();
+    label = StringType::get(ctx);
+  } else if (auto ints = cls.getClasslabelsInt64s()) {
+    classes = ints->size();
+  }
+  return SmallVector<Type>{RankedTensorType::get({rows}, label),
+                           scores(classes, Float32Type::get(ctx))};
+}
+
 } // namespace
 
 FailureOr<SmallVector<Type>>
 mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
+  if (std::optional<SmallVector<Type>> types = inferTreeEnsemble(op))
+    return *types;
   if (std::optional<SmallVector<Type>> types = inferShapeFromOperand(op))
     return *types;
   if (std::optional<SmallVector<Type>> types = inferLinearAttention(op))

@@ -5447,6 +5447,45 @@ def ONNXMLScalerOp : ONNX_Op<"ml.Scaler", 1, [Pure]> {
     TensorOf<[F32]>:$Y);
 }
 
+def ONNXMLTreeEnsembleOp : ONNX_Op<"ml.TreeEnsemble", 5, [Pure]> {
+  let summary = "ONNX TreeEnsemble operation (ai.onnx.ml version 5)";
+  let description = [{
+    Tree Ensemble operator.  Returns the regressed values for each input in a batch.
+        Inputs have dimensions `[N, F]` where `N` is the input batch size and `F` is the number of input features.
+        Outputs have dimensions `[N, num_targets]` where `N` is the batch size and `num_targets` is the number of targets, which is a configurable attribute.
+
+        The encoding of this attribute is split along interior nodes and the leaves of the trees. Notably, attributes with the prefix `nodes_*` are associated with interior nodes, and attributes with the prefix `leaf_*` are associated with leaves.
+        The attributes `nodes_*` must all have the same length and encode a sequence of tuples, as defined by taking all the `nodes_*` fields at a given position.
+
+        All fields prefixed with `leaf_*` represent tree leaves, and similarly define tuples of leaves and must have identical length.
+
+        This operator can be used to implement both the previous `TreeEnsembleRegressor` and `TreeEnsembleClassifier` nodes.
+        The `TreeEnsembleRegressor` node maps directly to this node and requires changing how the nodes are represented.
+        The `TreeEnsembleClassifier` node can be implemented by adding a `ArgMax` node after this node to determine the top class.
+        To encode class labels, a `LabelEncoder` or `GatherND` operator may be used.
+  }];
+  let arguments = (ins
+    TensorOf<[F32, F64, F16]>:$X,
+    DefaultValuedAttr<I64Attr, "1">:$aggregate_function,
+    I64ArrayAttr:$leaf_targetids,
+    ElementsAttr:$leaf_weights,
+    OptionalAttr<ElementsAttr>:$membership_values,
+    OptionalAttr<I64Attr>:$n_targets,
+    I64ArrayAttr:$nodes_falseleafs,
+    I64ArrayAttr:$nodes_falsenodeids,
+    I64ArrayAttr:$nodes_featureids,
+    OptionalAttr<ElementsAttr>:$nodes_hitrates,
+    OptionalAttr<I64ArrayAttr>:$nodes_missing_value_tracks_true,
+    ElementsAttr:$nodes_modes,
+    ElementsAttr:$nodes_splits,
+    I64ArrayAttr:$nodes_trueleafs,
+    I64ArrayAttr:$nodes_truenodeids,
+    DefaultValuedAttr<I64Attr, "0">:$post_transform,
+    I64ArrayAttr:$tree_roots);
+  let results = (outs
+    TensorOf<[F32, F64, F16]>:$Y);
+}
+
 def ONNXMLTreeEnsembleClassifierOp : ONNX_Op<"ml.TreeEnsembleClassifier", 3, [Pure]> {
   let summary = "ONNX TreeEnsembleClassifier operation (ai.onnx.ml version 3)";
   let description = [{
