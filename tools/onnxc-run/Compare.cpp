@@ -106,9 +106,67 @@ Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
   return c;
 }
 
-/// "tensor", "seq", "optional(tensor)", "optional(seq)".
+/// "keys \"c\", 2, ... (7 in all)": the first few of `which` keys.
+static std::string someKeys(const HostMap &map,
+                            const std::vector<int64_t> &which) {
+  const size_t kShown = 3;
+  std::string s = which.size() == 1 ? "key " : "keys ";
+  for (size_t k = 0; k < which.size() && k < kShown; ++k)
+    s += (k ? ", " : "") + map.keyString(which[k]);
+  if (which.size() > kShown)
+    s += ", ... (" + std::to_string(which.size()) + " in all)";
+  return s;
+}
+
+Comparison compareMaps(const HostMap &actual, const HostMap &expected,
+                       double rtol, double atol) {
+  Comparison c;
+  auto mismatch = [&](const std::string &what) {
+    c.pass = false;
+    c.mismatch = what;
+    return c;
+  };
+  if (actual.keys.dtype() != expected.keys.dtype())
+    return mismatch("keys " + dtypeName(actual.keys.dtype()) + ", expected " +
+                    dtypeName(expected.keys.dtype()));
+  if (actual.values.dtype() != expected.values.dtype())
+    return mismatch("values " + dtypeName(actual.values.dtype()) +
+                    ", expected " + dtypeName(expected.values.dtype()));
+  // Both maps' keys are distinct: equal sets when none is missing or extra.
+  KeyIndex actualKeys(actual.keys), expectedKeys(expected.keys);
+  std::vector<int64_t> missing, extra, where;
+  for (int64_t i = 0; i < expected.size(); ++i) {
+    int64_t j = actualKeys.find(expected.keys, i);
+    if (j < 0)
+      missing.push_back(i);
+    where.push_back(j);
+  }
+  for (int64_t j = 0; j < actual.size(); ++j)
+    if (expectedKeys.find(actual.keys, j) < 0)
+      extra.push_back(j);
+  if (!missing.empty() || !extra.empty()) {
+    std::string what;
+    if (!missing.empty())
+      what = "missing " + someKeys(expected, missing);
+    if (!extra.empty())
+      what += (what.empty() ? "extra " : ", extra ") + someKeys(actual, extra);
+    return mismatch(what);
+  }
+  // The actual values in the expected map's order.
+  HostTensor aligned(expected.values.dtype(), expected.values.shape());
+  for (int64_t i = 0; i < expected.size(); ++i)
+    copyElement(actual.values, where[size_t(i)], aligned, i);
+  c = compareTensors(aligned, expected.values, rtol, atol);
+  if (c.numBad)
+    c.firstKey = expected.keyString(c.firstBad);
+  return c;
+}
+
+/// "tensor", "seq", "optional(tensor)", "optional(seq)", "map", "seq(map)".
 static std::string kindString(const HostValue &v) {
-  std::string s = v.holdsSequence() ? "seq" : "tensor";
+  std::string s = v.holdsMaps() ? "map" : "tensor";
+  if (v.holdsSequence())
+    s = v.holdsMaps() ? "seq(map)" : "seq";
   return v.isOptional() ? "optional(" + s + ")" : s;
 }
 
@@ -128,7 +186,8 @@ ValueComparison compareValues(const HostValue &actual,
     return c;
   };
   if (actual.kind() != expected.kind() ||
-      actual.holdsSequence() != expected.holdsSequence())
+      actual.holdsSequence() != expected.holdsSequence() ||
+      actual.holdsMaps() != expected.holdsMaps())
     return mismatch("kind " + kindString(actual) + ", expected " +
                     kindString(expected));
   if (actual.hasValue() != expected.hasValue())
@@ -136,13 +195,19 @@ ValueComparison compareValues(const HostValue &actual,
                                       : "no value, expected one");
   if (!actual.hasValue())
     return c;
+  // The tensor, the map, or each item of the sequence.
+  bool maps = actual.holdsMaps();
   std::vector<const HostTensor *> a = actual.tensors(), e = expected.tensors();
-  if (actual.holdsSequence() && a.size() != e.size())
-    return mismatch(std::to_string(a.size()) + " item" +
-                    (a.size() == 1 ? "" : "s") + ", expected " +
-                    std::to_string(e.size()));
-  for (size_t i = 0; i < a.size(); ++i) {
-    Comparison item = compareTensors(*a[i], *e[i], rtol, atol);
+  size_t numActual = maps ? actual.maps().size() : a.size();
+  size_t numExpected = maps ? expected.maps().size() : e.size();
+  if (actual.holdsSequence() && numActual != numExpected)
+    return mismatch(std::to_string(numActual) + " item" +
+                    (numActual == 1 ? "" : "s") + ", expected " +
+                    std::to_string(numExpected));
+  for (size_t i = 0; i < numActual; ++i) {
+    Comparison item =
+        maps ? compareMaps(actual.maps()[i], expected.maps()[i], rtol, atol)
+             : compareTensors(*a[i], *e[i], rtol, atol);
     if (!item.mismatch.empty())
       return mismatch(actual.holdsSequence()
                           ? "item " + std::to_string(i) + ": " + item.mismatch

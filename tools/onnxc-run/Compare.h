@@ -6,6 +6,8 @@
 // exactly; dtype and shape must match. Complex numbers compare their real and
 // imaginary parts separately. A sequence or an optional compares its structure
 // (kind, presence, number of items), then each of its tensors by that rule.
+// Maps compare as sets of key -> value: the same key and value types, the
+// same keys, then the value of each key by that rule, in any order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,10 +33,19 @@ struct Comparison {
   double firstActual = 0, firstExpected = 0;
   /// For strings, instead of the numbers above (the errors stay 0).
   std::string firstActualString, firstExpectedString;
+  /// For maps, the key of the first bad value (as HostMap::keyString shows
+  /// it); numElements counts the keys and firstBad indexes the expected
+  /// map's entries.
+  std::string firstKey;
 };
 
 Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
                           double rtol, double atol);
+
+/// Compares two maps; `mismatch` is set when their key or value types or
+/// their key sets differ ("missing key \"c\", extra key \"z\"").
+Comparison compareMaps(const HostMap &actual, const HostMap &expected,
+                       double rtol, double atol);
 
 /// "[1,2]": the multi-index of flat `index` in `shape`.
 std::string indexString(const std::vector<int64_t> &shape, int64_t index);
@@ -43,12 +54,14 @@ std::string indexString(const std::vector<int64_t> &shape, int64_t index);
 struct ValueComparison {
   bool pass = true;
   /// Set when the kinds, the presence of an optional's value, the number of
-  /// items or a tensor's dtype or shape differ ("3 items, expected 2",
-  /// "item 1: shape [2,3], expected [3,3]"); nothing else is then set.
+  /// items, a tensor's dtype or shape, or a map's types or keys differ ("3
+  /// items, expected 2", "item 1: shape [2,3], expected [3,3]", "item 0:
+  /// missing key 1"); nothing else is then set.
   std::string mismatch;
   /// Over every tensor compared (NaN when one of them is).
   double maxAbsError = 0, maxRelError = 0;
-  /// One per tensor: the tensor, or each item of the sequence in order.
+  /// One per tensor or map: the tensor, the map, or each item of the
+  /// sequence in order.
   std::vector<Comparison> items;
 };
 

@@ -7,18 +7,24 @@
 namespace onnxc::runner {
 
 std::string ValueInfo::typeString() const {
-  std::string s = dtypeName(dtype) + "[";
-  if (!rankKnown)
-    s += "*";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i)
-      s += ",";
-    if (dims[i] >= 0)
-      s += std::to_string(dims[i]);
-    else
-      s += dimNames[i].empty() ? "?" : dimNames[i];
+  std::string s;
+  if (hasMaps()) {
+    s = "map(" + (keyDtype < 0 ? std::string("?") : dtypeName(keyDtype)) +
+        " -> " + dtypeName(dtype) + ")";
+  } else {
+    s = dtypeName(dtype) + "[";
+    if (!rankKnown)
+      s += "*";
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (i)
+        s += ",";
+      if (dims[i] >= 0)
+        s += std::to_string(dims[i]);
+      else
+        s += dimNames[i].empty() ? "?" : dimNames[i];
+    }
+    s += "]";
   }
-  s += "]";
   if (isSequence())
     s = "seq(" + s + ")";
   if (isOptional())
@@ -116,6 +122,11 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
       dlsym(handle, "onnxc_set_num_threads"));
   deviceFn =
       reinterpret_cast<decltype(deviceFn)>(dlsym(handle, "onnxc_device"));
+  // Added with maps: a library without them has no maps.
+  inputKeyDtype = reinterpret_cast<decltype(inputKeyDtype)>(
+      dlsym(handle, "onnxc_input_key_dtype"));
+  outputKeyDtype = reinterpret_cast<decltype(outputKeyDtype)>(
+      dlsym(handle, "onnxc_output_key_dtype"));
   int version = apiVersion();
   if (version != ONNXC_API_VERSION) {
     error = "the library implements onnxc API version " +
@@ -130,8 +141,9 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
     return false;
 
   auto readSignature = [&](int count, auto nameOf, auto typeOf, auto dtypeOf,
-                           auto rankOf, auto dimOf, auto dimNameOf,
-                           const char *what, std::vector<ValueInfo> &infos) {
+                           auto keyDtypeOf, auto rankOf, auto dimOf,
+                           auto dimNameOf, const char *what,
+                           std::vector<ValueInfo> &infos) {
     if (count < 0) {
       error = std::string("the library reports a negative number of ") + what;
       return false;
@@ -141,12 +153,19 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
       info.name = str(nameOf(i));
       info.type = typeOf(i);
       if (info.type < ONNXC_TYPE_TENSOR ||
-          info.type > ONNXC_TYPE_OPTIONAL_SEQUENCE) {
+          info.type > ONNXC_TYPE_SEQUENCE_OF_MAPS) {
         error = std::string(what) + " " + std::to_string(i) +
                 " has the unknown type " + std::to_string(info.type);
         return false;
       }
       info.dtype = dtypeOf(i);
+      if (info.hasMaps()) {
+        // Rank 1 with a dynamic dim, the number of keys: nothing to keep.
+        int32_t keys = keyDtypeOf ? keyDtypeOf(i) : -1;
+        info.keyDtype = keys < 0 ? -1 : keys;
+        infos.push_back(std::move(info));
+        continue;
+      }
       int rank = rankOf(i);
       if (rank == -1 && info.isSequence()) {
         info.rankKnown = false;
@@ -165,11 +184,12 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
     }
     return true;
   };
-  return readSignature(numInputs(), inputName, inputType, inputDtype, inputRank,
-                       inputDim, inputDimName, "inputs", inputs_) &&
+  return readSignature(numInputs(), inputName, inputType, inputDtype,
+                       inputKeyDtype, inputRank, inputDim, inputDimName,
+                       "inputs", inputs_) &&
          readSignature(numOutputs(), outputName, outputType, outputDtype,
-                       outputRank, outputDim, outputDimName, "outputs",
-                       outputs_);
+                       outputKeyDtype, outputRank, outputDim, outputDimName,
+                       "outputs", outputs_);
 }
 
 onnxc_status CompiledModel::run(const std::vector<onnxc_value> &inputs,

@@ -2,8 +2,8 @@
 //
 // Loads a shared object produced by onnxc, resolves the functions of
 // onnxc_runtime.h and reads its signature. Every run goes through
-// onnxc_run_values, which takes and gives tensors as well as sequences and
-// optionals.
+// onnxc_run_values, which takes and gives tensors as well as sequences,
+// optionals and maps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,20 +18,33 @@
 namespace onnxc::runner {
 
 /// One input or output of the model's signature: a tensor, a sequence of
-/// tensors or an optional of either (`type`, ONNXC_TYPE_*). `dtype`, `dims`
-/// describe the tensor, or each tensor of the sequence.
+/// tensors, an optional of either, a map or a sequence of maps (`type`,
+/// ONNXC_TYPE_*). `dtype`, `dims` describe the tensor, or each tensor of the
+/// sequence; for maps, `dtype` is the values' element type, `keyDtype` the
+/// keys' and `dims` is empty.
 struct ValueInfo {
   std::string name;
   int type = ONNXC_TYPE_TENSOR;
   int32_t dtype = 0;
+  /// The keys' element type of a map or of the maps of a sequence: int64 or
+  /// string, or -1 when the library does not say (it predates
+  /// onnxc_*_key_dtype). -1 for the other types.
+  int32_t keyDtype = -1;
   /// False for a sequence whose tensors' rank the model leaves open (rank
   /// -1); `dims` is then empty.
   bool rankKnown = true;
   std::vector<int64_t> dims;         // -1 for a dim known only at run time
   std::vector<std::string> dimNames; // the dim_param of each -1 dim, or ""
 
+  /// A sequence (of tensors or maps), or an optional sequence.
   bool isSequence() const {
-    return type == ONNXC_TYPE_SEQUENCE || type == ONNXC_TYPE_OPTIONAL_SEQUENCE;
+    return type == ONNXC_TYPE_SEQUENCE ||
+           type == ONNXC_TYPE_OPTIONAL_SEQUENCE ||
+           type == ONNXC_TYPE_SEQUENCE_OF_MAPS;
+  }
+  /// A map or a sequence of maps.
+  bool hasMaps() const {
+    return type == ONNXC_TYPE_MAP || type == ONNXC_TYPE_SEQUENCE_OF_MAPS;
   }
   bool isOptional() const {
     return type == ONNXC_TYPE_OPTIONAL_TENSOR ||
@@ -39,7 +52,9 @@ struct ValueInfo {
   }
 
   /// The type alone: "float32[N,3]", "seq(float32[?,3])", "seq(int64[*])"
-  /// (unknown rank), "optional(float32[4])", "optional(seq(int32[4]))".
+  /// (unknown rank), "optional(float32[4])", "optional(seq(int32[4]))",
+  /// "map(int64 -> float32)", "seq(map(string -> float32))" ("?" for keys of
+  /// a type the library does not give).
   std::string typeString() const;
   /// "X: float32[N,3]"
   std::string describe() const;
@@ -84,7 +99,7 @@ public:
   const std::vector<ValueInfo> &inputs() const { return inputs_; }
   const std::vector<ValueInfo> &outputs() const { return outputs_; }
 
-  /// Whether some input or output is a sequence or an optional.
+  /// Whether some input or output is a sequence, an optional or a map.
   bool hasNonTensorValues() const;
 
   /// Where the library runs (onnxc_device): "cpu" or "cuda"; "cpu" for a
@@ -125,6 +140,8 @@ private:
   decltype(&onnxc_free_values) freeValues = nullptr;
   decltype(&onnxc_last_error) lastError = nullptr;
   decltype(&onnxc_set_num_threads) setThreads = nullptr; // optional
+  decltype(&onnxc_input_key_dtype) inputKeyDtype = nullptr;   // optional
+  decltype(&onnxc_output_key_dtype) outputKeyDtype = nullptr; // optional
 };
 
 } // namespace onnxc::runner

@@ -164,6 +164,12 @@ HostValue generatedValue(const ValueInfo &info, const Options &options,
     return options.randomInputs ? randomInput(info, options, rng)
                                 : rampInput(info, options);
   };
+  if (info.hasMaps())
+    fatal("input '" + info.name + "' (" + info.describe() + ") is " +
+          (info.isSequence() ? "a sequence of maps" : "a map") + ", which " +
+          (options.randomInputs ? "--random-inputs" : "--ramp-inputs") +
+          " cannot generate: bind it with --input " + info.name +
+          "=FILE or --inputs DIR");
   if (info.dtype == ONNXC_STRING)
     fatal("input '" + info.name + "' (" + info.describe() +
           ") holds strings, which " +

@@ -41,15 +41,31 @@ std::string formatNumber(double v) {
 /// How much of a string --print-outputs shows, and a failed comparison.
 const size_t kPrintedBytes = 32, kComparedBytes = 64;
 
+/// Element `k` of `t` as printed (a string quoted, a long one cut).
+std::string elementString(const HostTensor &t, int64_t k) {
+  return t.isString() ? quoteString(t.strings()[size_t(k)], kPrintedBytes)
+                      : formatNumber(readAsDouble(t.dtype(), t.data(), k));
+}
+
 /// "[v0, v1, ...]": the first `count` values of `t` (strings quoted).
 std::string tensorValues(const HostTensor &t, int64_t count) {
   int64_t n = std::min<int64_t>(count, t.numElements());
   std::string s = "[";
   for (int64_t k = 0; k < n; ++k)
-    s += (k ? ", " : "") +
-         (t.isString() ? quoteString(t.strings()[k], kPrintedBytes)
-                       : formatNumber(readAsDouble(t.dtype(), t.data(), k)));
+    s += (k ? ", " : "") + elementString(t, k);
   return s + (n < t.numElements() ? ", ...]" : "]");
+}
+
+/// "{"a": 2, "b": 4, ...}": the first `count` entries of `m` in the order
+/// of their keys.
+std::string mapValues(const HostMap &m, int64_t count) {
+  std::vector<int64_t> order = m.sortedOrder();
+  size_t n = std::min<size_t>(size_t(count), order.size());
+  std::string s = "{";
+  for (size_t k = 0; k < n; ++k)
+    s += (k ? ", " : "") + m.keyString(order[k]) + ": " +
+         elementString(m.values, order[k]);
+  return s + (n < order.size() ? ", ...}" : "}");
 }
 
 /// The first differing values of a failed comparison: "1.25, expected 9",
@@ -73,19 +89,23 @@ std::string firstDifference(const Comparison &c, bool strings) {
   return s;
 }
 
-/// --print-outputs: " = [...]" for a tensor, " = [[...], [...]]" for the
-/// first `count` items of a sequence, "" for an optional without a value.
+/// --print-outputs: " = [...]" for a tensor, " = {...}" for a map, " =
+/// [[...], [...]]" or " = [{...}, {...}]" for the first `count` items of a
+/// sequence, "" for an optional without a value.
 std::string printedValues(const HostValue &value, int64_t count) {
   if (!value.hasValue())
     return "";
+  bool maps = value.holdsMaps();
   if (!value.holdsSequence())
-    return " = " + tensorValues(value.tensor(), count);
-  const std::vector<HostTensor> &items = value.items();
-  size_t n = std::min<size_t>(size_t(count), items.size());
+    return " = " + (maps ? mapValues(value.maps()[0], count)
+                         : tensorValues(value.tensor(), count));
+  size_t items = maps ? value.maps().size() : value.items().size();
+  size_t n = std::min<size_t>(size_t(count), items);
   std::string s = " = [";
   for (size_t k = 0; k < n; ++k)
-    s += (k ? ", " : "") + tensorValues(items[k], count);
-  return s + (n < items.size() ? ", ...]" : "]");
+    s += (k ? ", " : "") + (maps ? mapValues(value.maps()[k], count)
+                                 : tensorValues(value.items()[k], count));
+  return s + (n < items ? ", ...]" : "]");
 }
 
 } // namespace
@@ -166,11 +186,14 @@ bool compareOutputs(const CompiledModel &model,
                                       : " (rtol " + formatNumber(options.rtol) +
                                             ", atol " +
                                             formatNumber(options.atol) + ")";
-      std::printf(
-          "  %s%" PRId64 " of %" PRId64 " elements differ%s; first at %s: %s\n",
-          label.c_str(), item.numBad, item.numElements, tolerance.c_str(),
-          indexString(tensors[k]->shape(), item.firstBad).c_str(),
-          firstDifference(item, strings).c_str());
+      std::string at = out.holdsMaps()
+                           ? "key " + item.firstKey
+                           : indexString(tensors[k]->shape(), item.firstBad);
+      std::printf("  %s%" PRId64 " of %" PRId64 " %s differ%s; first at %s: "
+                  "%s\n",
+                  label.c_str(), item.numBad, item.numElements,
+                  out.holdsMaps() ? "values" : "elements", tolerance.c_str(),
+                  at.c_str(), firstDifference(item, strings).c_str());
     }
   }
   if (!any)

@@ -487,4 +487,38 @@ HostTensor copyTensor(const onnxc_tensor &tensor) {
   return copy;
 }
 
+void copyElement(const HostTensor &src, int64_t from, HostTensor &dst,
+                 int64_t to) {
+  if (src.isString()) {
+    dst.setString(to, src.strings()[size_t(from)]);
+    return;
+  }
+  if (int bits = packedBits(src.dtype())) {
+    int perByte = 8 / bits, shift = int(to % perByte) * bits;
+    auto *byte = static_cast<unsigned char *>(dst.data()) + to / perByte;
+    unsigned mask = ((1u << bits) - 1) << shift;
+    *byte = static_cast<unsigned char>(
+        (*byte & ~mask) |
+        (packedField(src.dtype(), src.data(), from) << shift));
+    return;
+  }
+  size_t size = elementSize(src.dtype());
+  std::memcpy(static_cast<unsigned char *>(dst.data()) + to * size,
+              static_cast<const unsigned char *>(src.data()) + from * size,
+              size);
+}
+
+bool sameElement(const HostTensor &a, int64_t i, const HostTensor &b,
+                 int64_t j) {
+  if (a.isString())
+    return a.strings()[size_t(i)] == b.strings()[size_t(j)];
+  if (packedBits(a.dtype()))
+    return packedField(a.dtype(), a.data(), i) ==
+           packedField(b.dtype(), b.data(), j);
+  size_t size = elementSize(a.dtype());
+  return std::memcmp(static_cast<const unsigned char *>(a.data()) + i * size,
+                     static_cast<const unsigned char *>(b.data()) + j * size,
+                     size) == 0;
+}
+
 } // namespace onnxc::runner

@@ -129,6 +129,16 @@ private:
 /// of a tensor of strings; a null pointer among them reads as "").
 HostTensor copyTensor(const onnxc_tensor &tensor);
 
+/// Copies element `from` of `src` to element `to` of `dst`, a tensor of the
+/// same element type (the string, for strings; the bits, for packed types).
+void copyElement(const HostTensor &src, int64_t from, HostTensor &dst,
+                 int64_t to);
+
+/// Whether element `i` of `a` and element `j` of `b`, of the same element
+/// type, have the same bits (the same bytes, for strings).
+bool sameElement(const HostTensor &a, int64_t i, const HostTensor &b,
+                 int64_t j);
+
 } // namespace onnxc::runner
 
 #endif // ONNXC_TOOLS_ONNXC_RUN_TENSOR_H

@@ -1,10 +1,14 @@
-//===- ValueFile.h - Tensor, sequence and optional files --------*- C++ -*-===//
+//===- ValueFile.h - Tensor, sequence, optional and map files ---*- C++ -*-===//
 //
 // Reads the file of a signature entry by its type, as the ONNX backend tests
 // store values: a .npy or onnx.TensorProto file for a tensor, an
 // onnx.SequenceProto of tensors for a sequence, an onnx.OptionalProto for an
-// optional (a .npy file gives an optional tensor with a value). Writes
-// values the same way.
+// optional (a .npy file gives an optional tensor with a value), an
+// onnx.MapProto for a map (int64 `keys` or `string_keys`, the values a
+// SequenceProto of one 0-d tensor per key, as onnx.helper.make_map and
+// onnx.numpy_helper.from_dict write it) and an onnx.SequenceProto of
+// MapProto (elem_type MAP) for a sequence of maps. Writes values the same
+// way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +29,10 @@ namespace onnxc::runner {
 bool readValueFile(const std::string &path, const ValueInfo &info,
                    HostValue &value, std::string &error);
 
-/// Writes `value` as a TensorProto, a SequenceProto of tensors or an
-/// OptionalProto (elem_type UNDEFINED when it has no value, as ONNX's
-/// numpy_helper.from_optional(None) writes it), tensors with raw_data
-/// (strings with string_data).
+/// Writes `value` as a TensorProto, a SequenceProto of tensors or of maps,
+/// an OptionalProto (elem_type UNDEFINED when it has no value, as ONNX's
+/// numpy_helper.from_optional(None) writes it) or a MapProto, tensors with
+/// raw_data (strings with string_data).
 bool writeValueFile(const std::string &path, const std::string &name,
                     const HostValue &value, std::string &error);
 

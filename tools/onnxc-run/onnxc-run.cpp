@@ -9,7 +9,8 @@
 //
 // Loads a model library with dlopen, binds its inputs (tensors from .npy or
 // TensorProto files, tensors of strings from TensorProto files, sequences
-// and optionals from SequenceProto and OptionalProto files, or generated),
+// and optionals from SequenceProto and OptionalProto files, maps from
+// MapProto files, sequences of maps from SequenceProto files, or generated),
 // runs it, prints every output's type and shape, compares outputs with
 // expected values by the ONNX backend test rule (strings exactly) and
 // optionally times repeated runs from several threads.
@@ -72,7 +73,8 @@ std::string runName(const CompiledModel &model) {
   return model.hasNonTensorValues() ? "onnxc_run_values" : "onnxc_run";
 }
 
-/// " item 2" when `where` names one, else "".
+/// " item 2" when `where` names one ("item 2", "key 3", "item 1 keys"),
+/// else "".
 std::string itemSuffix(const std::string &where) {
   return where.empty() ? "" : " " + where;
 }
@@ -182,14 +184,12 @@ std::string changedInput(const CompiledModel &model,
         "input " + std::to_string(i) + " ('" + model.inputs()[i].name + "')";
     if (!identical(pristine[i], inputs[i], &where))
       return input + itemSuffix(where) + " was modified by the model";
-    std::vector<const HostTensor *> tensors = bound[i].tensors();
-    for (size_t k = 0; k < tensors.size(); ++k) {
-      int64_t changed = tensors[k]->changedStringPointer();
+    for (const auto &[label, tensor] : bound[i].labeledTensors()) {
+      int64_t changed = tensor->changedStringPointer();
       if (changed >= 0)
-        return input +
-               (bound[i].holdsSequence() ? " item " + std::to_string(k) : "") +
+        return input + itemSuffix(label) +
                " was modified by the model: the string pointer of element " +
-               indexString(tensors[k]->shape(), changed) + " changed";
+               indexString(tensor->shape(), changed) + " changed";
     }
   }
   return "";

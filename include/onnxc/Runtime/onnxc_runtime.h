@@ -94,14 +94,18 @@ typedef struct onnxc_tensor {
  *                        An optional entry of the signature is always
  *                        passed and returned as such a value.
  *   ONNXC_KIND_MAP       `num_items` is 2: `items[0]` is the keys, a 1-D
- *                        tensor of int64 or strings without duplicates,
+ *                        tensor of int64 or strings without duplicates
+ *                        (the caller's duty: a repeated key's entry is
+ *                        unspecified),
  *                        `items[1]` the values, a 1-D tensor of the same
  *                        length (entry i maps keys[i] to values[i]; the
  *                        order means nothing). `tensor.dtype` is the
  *                        values' dtype.
  *
  * `items` may be NULL when `num_items` is 0. Only `tensor.dtype` means
- * something in a sequence or an optional. The thread-safety and
+ * something in a sequence, an optional or a map (a sequence of maps: the
+ * values' dtype). Map values are scalars (what ZipMap, DictVectorizer and
+ * CastMap use); optional maps have no signature type yet. The thread-safety and
  * never-writes-its-inputs promises and the run-time checks of onnxc_run
  * hold for onnxc_run_values alike.
  *
@@ -127,9 +131,9 @@ typedef struct onnxc_value {
  * its dtype, rank and dims (below) describe the tensor, or the tensors of
  * the sequence. A sequence (optional or not) whose tensors' rank the model
  * leaves open has rank -1. For a map, or a sequence of maps, dtype is the
- * values' dtype, the rank 1 with a dynamic dim, and
+ * values' dtype, the rank 1 with a dynamic dim (meaning nothing more), and
  * onnxc_{input,output}_key_dtype gives the keys' dtype (-1 for the other
- * types). */
+ * types; part of version 2, as maps are). */
 enum {
   ONNXC_TYPE_TENSOR = 0,
   ONNXC_TYPE_SEQUENCE = 1,          /* sequence of tensors */
