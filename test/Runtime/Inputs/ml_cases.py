@@ -14,9 +14,12 @@ A few cases are not skl2onnx's but the forms onnxruntime computes that
 skl2onnx does not write (marked "hand-written"). Cases with a `bad` folder
 hold inputs that a run-time check must refuse (see ml-sklearn.test).
 
-The value_info of the OneHotEncoder graphs gives the intermediate tensors
-their shapes: libonnx 1.12's shape inference knows none for
-ArrayFeatureExtractor and OneHotEncoder, and onnxc needs ranked tensors.
+No graph declares the shapes of its intermediate tensors (value_info):
+libonnx 1.12's shape inference gives none for ArrayFeatureExtractor,
+OneHotEncoder, Scaler, LinearClassifier, ..., so the OneHotEncoder graphs and
+the Scaler -> LinearClassifier pipelines (logreg_multinomial,
+logreg_strings) check onnxc's own rules for them (inferML in
+lib/Dialect/ONNX/Transforms/SchemaInference.cpp).
 """
 
 import os
@@ -136,20 +139,26 @@ def logistic_regression(out):
           [("X", F, [None, 4], t)],
           [("label", I64, [None], est.predict(t.astype(np.float64))),
            ("probabilities", F, [None, 2], f32(est.predict_proba(t.astype(np.float64))))])
-    # Multinomial: SOFTMAX; labels that are not 0..C-1, or strings.
+    # Multinomial: SOFTMAX; labels that are not 0..C-1, or strings. A
+    # pipeline: StandardScaler (Scaler), then the classifier, with no shape
+    # declared for the scaled features.
     x, y, t = classification(3, seed=2)
     for name, classes in (("logreg_multinomial", [3, 5, 7]),
                           ("logreg_strings", ["bird", "cat", "dog"])):
         yy = np.array([classes[v] for v in y], dtype=object if name.endswith("strings") else np.int64)
-        est = LogisticRegression().fit(x, yy)
+        scaler = StandardScaler().fit(x)
+        est = LogisticRegression().fit(scaler.transform(x), yy)
+        tt = scaler.transform(t.astype(np.float64))
         write(out, name,
-              [node("LinearClassifier", ["X"], ["label", "probabilities"],
+              [node("Scaler", ["X"], ["scaled"], offset=floats(scaler.mean_),
+                    scale=floats(1 / scaler.scale_)),
+               node("LinearClassifier", ["scaled"], ["label", "probabilities"],
                     coefficients=floats(est.coef_), intercepts=floats(est.intercept_),
                     multi_class=1, post_transform="SOFTMAX", **labels_attr(list(est.classes_)))],
               [("X", F, [None, 4], t)],
               [("label", label_elem(classes), [None],
-                label_array(est.predict(t.astype(np.float64)), classes)),
-               ("probabilities", F, [None, 3], f32(est.predict_proba(t.astype(np.float64))))])
+                label_array(est.predict(tt), classes)),
+               ("probabilities", F, [None, 3], f32(est.predict_proba(tt)))])
     # One-vs-rest: LOGISTIC per class, then a Normalizer (L1).
     est = LogisticRegression(multi_class="ovr").fit(x, y)
     write(out, "logreg_ovr",
@@ -360,7 +369,7 @@ def one_hot(out):
             t[3, 0], t[5, 1] = "purple", "XXL"  # ignored: all zeros
         est = OneHotEncoder(handle_unknown="ignore" if unknown else "error").fit(x)
         elem = S if kind == "strings" else I64
-        nodes, info, parts = [], [], []
+        nodes, parts = [], []
         inits = []
         for i, c in enumerate(est.categories_):
             inits.append(numpy_helper.from_array(np.array([i], dtype=np.int64), f"index{i}"))
@@ -370,7 +379,6 @@ def one_hot(out):
                                           domain=ML, name=f"afe{i}"))
             nodes.append(helper.make_node("OneHotEncoder", [f"col{i}"], [f"ohe{i}"], domain=ML,
                                           name=f"ohe{i}", zeros=1 if unknown else 0, **attrs))
-            info += [vi(f"col{i}", elem, [None, 1]), vi(f"ohe{i}", F, [None, 1, len(c)])]
             parts.append(f"ohe{i}")
         total = sum(len(c) for c in est.categories_)
         nodes.append(helper.make_node("Concat", parts, ["concat"], axis=2))
@@ -382,7 +390,7 @@ def one_hot(out):
             bad[0][2, 1] = 99  # not a category, zeros = 0
         write(out, f"one_hot_encoder_{kind}", nodes, [("X", elem, [None, 2], t)],
               [("variable", F, [None, total], f32(est.transform(t).toarray()))],
-              inits=inits, value_info=info, bad=bad)
+              inits=inits, bad=bad)
 
 
 def label_maps(out):

@@ -611,11 +611,180 @@ std::optional<SmallVector<Type>> inferTreeEnsemble(Operation *op) {
                            scores(classes, Float32Type::get(ctx))};
 }
 
+
+/// The ai.onnx.ml ops whose libonnx 1.12 rules give no shape (or no rule),
+/// with the shapes the lowering (lib/Conversion/ONNXToLinalg/ML*.cpp,
+/// Maps.cpp) produces. X [F] counts as one row (onnxruntime). A result whose
+/// operands' ranks fix nothing stays unranked (its element type is still
+/// given where the op fixes it).
+std::optional<SmallVector<Type>> inferML(Operation *op) {
+  if (!isa<ONNXMLArrayFeatureExtractorOp, ONNXMLOneHotEncoderOp,
+           ONNXMLScalerOp, ONNXMLNormalizerOp, ONNXMLImputerOp,
+           ONNXMLBinarizerOp, ONNXMLFeatureVectorizerOp,
+           ONNXMLLinearRegressorOp, ONNXMLSVMRegressorOp,
+           ONNXMLLinearClassifierOp, ONNXMLSVMClassifierOp,
+           ONNXMLLabelEncoderOp, ONNXMLCategoryMapperOp,
+           ONNXMLDictVectorizerOp, ONNXMLCastMapOp, ONNXMLZipMapOp>(op))
+    return std::nullopt;
+  MLIRContext *ctx = op->getContext();
+  int64_t dyn = ShapedType::kDynamic;
+  Type f32 = Float32Type::get(ctx), i64 = IntegerType::get(ctx, 64);
+  Type str = StringType::get(ctx);
+  Type xType = op->getNumOperands() ? op->getOperand(0).getType() : Type();
+  auto x = dyn_cast_or_null<RankedTensorType>(xType);
+  Type xElem = getElementTypeOrSelf(xType);
+  auto one = [](Type t) { return SmallVector<Type>{t}; };
+
+  // Elementwise: X's shape, with `elem` (X's own by default).
+  if (isa<ONNXMLImputerOp, ONNXMLBinarizerOp>(op))
+    return one(xType);
+  if (isa<ONNXMLScalerOp, ONNXMLNormalizerOp>(op))
+    return one(withElementType(xType, f32));
+  if (auto le = dyn_cast<ONNXMLLabelEncoderOp>(op)) {
+    Type elem = le.getValuesStringsAttr()  ? str
+                : le.getValuesInt64sAttr() ? i64
+                : le.getValuesFloatsAttr() ? f32
+                                           : Type();
+    return one(elem ? withElementType(xType, elem) : Type());
+  }
+  if (isa<ONNXMLCategoryMapperOp>(op)) {
+    Type elem = isa<StringType>(xElem) ? i64 : xElem.isInteger(64) ? str : Type();
+    return one(elem ? withElementType(xType, elem) : Type());
+  }
+  // OneHotEncoder: X's shape + [number of categories].
+  if (auto ohe = dyn_cast<ONNXMLOneHotEncoderOp>(op)) {
+    int64_t cats = ohe.getCatsStringsAttr()  ? ohe.getCatsStringsAttr().size()
+                   : ohe.getCatsInt64sAttr() ? ohe.getCatsInt64sAttr().size()
+                                             : dyn;
+    if (!x)
+      return one(UnrankedTensorType::get(f32));
+    SmallVector<int64_t> shape(x.getShape());
+    shape.push_back(cats);
+    return one(RankedTensorType::get(shape, f32));
+  }
+  // ArrayFeatureExtractor: X [.., C] -> [.., number of indices]; a 1-D X
+  // gives [1, number of indices].
+  if (auto afe = dyn_cast<ONNXMLArrayFeatureExtractorOp>(op)) {
+    auto y = dyn_cast<RankedTensorType>(afe.getY().getType());
+    if (!x || x.getRank() < 1)
+      return one(UnrankedTensorType::get(xElem));
+    SmallVector<int64_t> shape(x.getShape());
+    if (x.getRank() == 1)
+      shape.insert(shape.begin(), 1);
+    shape.back() = y && y.hasStaticShape() ? y.getNumElements() : dyn;
+    return one(RankedTensorType::get(shape, xElem));
+  }
+  // FeatureVectorizer: [N, sum(inputdimensions)], N the first input's rows.
+  if (auto fv = dyn_cast<ONNXMLFeatureVectorizerOp>(op)) {
+    int64_t rows = !x ? dyn : x.getRank() == 1 ? 1 : x.getDimSize(0);
+    if (x && x.getRank() == 0)
+      return one(UnrankedTensorType::get(f32));
+    int64_t total = dyn;
+    if (ArrayAttr dims = fv.getInputdimensionsAttr()) {
+      total = 0;
+      for (Attribute a : dims)
+        total += cast<IntegerAttr>(a).getInt();
+    }
+    return one(RankedTensorType::get({rows, total}, f32));
+  }
+  // DictVectorizer: [1, vocabulary size] of the map's value type.
+  if (auto dv = dyn_cast<ONNXMLDictVectorizerOp>(op)) {
+    auto map = dyn_cast<MapType>(dv.getX().getType());
+    if (!map)
+      return one(Type());
+    int64_t v = dv.getStringVocabularyAttr()  ? dv.getStringVocabularyAttr().size()
+                : dv.getInt64VocabularyAttr() ? dv.getInt64VocabularyAttr().size()
+                                              : dyn;
+    return one(RankedTensorType::get({1, v}, map.getValueType()));
+  }
+  // CastMap: [1, n] (DENSE: the map's size) or [1, max_map] (SPARSE).
+  if (auto cm = dyn_cast<ONNXMLCastMapOp>(op)) {
+    StringRef to = cm.getCastTo();
+    Type elem = to == "TO_FLOAT"    ? f32
+                : to == "TO_INT64"  ? i64
+                : to == "TO_STRING" ? str
+                                    : Type();
+    if (!elem)
+      return one(Type());
+    int64_t n = cm.getMapForm() == "SPARSE" && cm.getMaxMap() > 0
+                    ? int64_t(cm.getMaxMap())
+                    : dyn;
+    return one(RankedTensorType::get({1, n}, elem));
+  }
+  // ZipMap: a sequence of maps from the labels to f32.
+  if (auto zm = dyn_cast<ONNXMLZipMapOp>(op)) {
+    Type key = zm.getClasslabelsStringsAttr()  ? str
+               : zm.getClasslabelsInt64sAttr() ? i64
+                                               : Type();
+    if (!key)
+      return one(Type());
+    return one(SeqType::get(ctx, MapType::get(ctx, key, f32)));
+  }
+
+  // The models: X [F] or [N, F]; rows N (1 for [F]).
+  std::optional<int64_t> rows;
+  if (!x)
+    rows = dyn;
+  else if (x.getRank() == 1)
+    rows = 1;
+  else if (x.getRank() == 2)
+    rows = x.getDimSize(0);
+  auto matrix = [&](int64_t cols) -> Type {
+    if (!rows)
+      return UnrankedTensorType::get(f32);
+    return RankedTensorType::get({*rows, cols}, f32);
+  };
+  auto labels = [&](ArrayAttr strings) -> Type {
+    Type elem = strings ? str : i64;
+    if (!rows)
+      return UnrankedTensorType::get(elem);
+    return RankedTensorType::get({*rows}, elem);
+  };
+  if (auto lr = dyn_cast<ONNXMLLinearRegressorOp>(op))
+    return one(matrix(lr.getTargets() >= 1 ? int64_t(lr.getTargets()) : dyn));
+  if (isa<ONNXMLSVMRegressorOp>(op))
+    return one(matrix(1));
+  auto count = [](ArrayAttr a) -> int64_t { return a ? a.size() : 0; };
+  if (auto lc = dyn_cast<ONNXMLLinearClassifierOp>(op)) {
+    int64_t numLabels = lc.getClasslabelsStringsAttr()
+                            ? count(lc.getClasslabelsStringsAttr())
+                            : count(lc.getClasslabelsIntsAttr());
+    // One row of scores per intercept, else per feature count (as the
+    // lowering); a single one gives [N, 2] with two labels, else [N, 1].
+    int64_t coef = count(lc.getCoefficientsAttr());
+    int64_t bias = count(lc.getInterceptsAttr());
+    int64_t f = x && x.getRank() >= 1 ? x.getDimSize(x.getRank() - 1) : dyn;
+    int64_t t = bias ? bias : !ShapedType::isDynamic(f) && f > 0 ? coef / f : dyn;
+    int64_t cols = t == 1 ? (numLabels == 2 ? 2 : 1) : t >= 1 ? t : dyn;
+    return SmallVector<Type>{labels(lc.getClasslabelsStringsAttr()),
+                             matrix(cols)};
+  }
+  auto svc = cast<ONNXMLSVMClassifierOp>(op);
+  int64_t c = svc.getClasslabelsStringsAttr()
+                  ? count(svc.getClasslabelsStringsAttr())
+                  : count(svc.getClasslabelsIntsAttr());
+  int64_t vectors = 0;
+  if (ArrayAttr perClass = svc.getVectorsPerClassAttr())
+    for (Attribute a : perClass)
+      vectors += cast<IntegerAttr>(a).getInt();
+  // liblinear (no support vectors) and Platt probabilities: a score per
+  // class; two classes: [N, 2]; else one per pair of classes.
+  int64_t cols = c < 1 ? dyn
+                 : vectors == 0 || (c >= 2 && svc.getProbAAttr()) || c == 2
+                     ? c
+                 : c > 2 ? c * (c - 1) / 2
+                         : dyn;
+  return SmallVector<Type>{labels(svc.getClasslabelsStringsAttr()),
+                           matrix(cols)};
+}
+
 } // namespace
 
 FailureOr<SmallVector<Type>>
 mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
   if (std::optional<SmallVector<Type>> types = inferTreeEnsemble(op))
+    return *types;
+  if (std::optional<SmallVector<Type>> types = inferML(op))
     return *types;
   if (std::optional<SmallVector<Type>> types = inferShapeFromOperand(op))
     return *types;
