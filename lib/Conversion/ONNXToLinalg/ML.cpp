@@ -98,26 +98,7 @@ Value i64Const(OpBuilder &b, Location loc, int64_t v) {
 
 Value stringTable(OpBuilder &b, Location loc, Operation *anchor,
                   ArrayRef<StringRef> strings) {
-  std::string packed;
-  for (StringRef s : strings) {
-    packed += s.str();
-    packed += '\0';
-  }
-  packed += '\0';
-  Type i64 = b.getI64Type();
-  int64_t count = strings.size();
-  std::string name = addGlobal(
-      b, loc, anchor, LLVM::LLVMArrayType::get(b.getI8Type(), packed.size()),
-      b.getStringAttr(packed));
-  Value buffer = memref::AllocOp::create(b, loc, MemRefType::get({count}, i64),
-                                         ValueRange{}, b.getI64IntegerAttr(64));
-  Value unranked =
-      memref::CastOp::create(b, loc, UnrankedMemRefType::get(i64, 0), buffer);
-  seqCallRuntime(b, loc, "onnxc_rt_string_fill", {},
-                 {addressOf(b, loc, name), i64Const(b, loc, count), unranked});
-  return bufferization::ToTensorOp::create(
-      b, loc, RankedTensorType::get({count}, i64), buffer, /*restrict=*/true,
-      /*writable=*/true);
+  return buildStringConstant(b, loc, anchor, strings);
 }
 
 Value f32Const(OpBuilder &b, Location loc, float v) {

@@ -155,7 +155,7 @@ func.func @label_encoder(%x: tensor<5x!onnx.string>) -> tensor<5xi64> {
 
 // LabelEncoder float -> string: float keys by their bits (0.5, 2.0), the
 // values a string table (default "_Unused" last).
-// CHECK-DAG: llvm.mlir.global internal constant @[[STRS:__onnxc_ml_[0-9]+]]("half\00two\00_Unused\00\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[STRS:__onnxc_strings_[0-9]+]]("half\00two\00_Unused\00\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[KEYS:__onnxc_ml_[0-9]+]](dense<[1056964608, 1073741824]> : tensor<2xi64>)
 // CHECK-LABEL: func.func @label_encoder_to_strings
 // CHECK: call @onnxc_rt_string_fill
