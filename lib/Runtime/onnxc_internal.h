@@ -41,6 +41,10 @@ extern void onnxc_rt_device_sync(void) __attribute__((weak));
  * characters); NULL when out of memory. */
 void *onnxc_rt_copy_strings(const char *const *src, int64_t count);
 void *onnxc_rt_tensor_box(int32_t dtype, int64_t rank, void *descriptor);
+/* A new tensor value holding a copy of the row-major buffer `data` of
+ * `shape` (what a runtime function computed, as a value to return). */
+void *onnxc_rt_box_contiguous(int32_t dtype, int64_t rank, const int64_t *shape,
+                              void *data);
 void *onnxc_rt_seq_empty(int32_t dtype);
 void *onnxc_rt_seq_insert(const onnxc_value *seq, int64_t pos,
                           const onnxc_value *item);
@@ -50,5 +54,10 @@ void *onnxc_rt_seq_insert(const onnxc_value *seq, int64_t pos,
 int onnxc_rt_copy_value(const onnxc_value *src, onnxc_value *dst);
 /* Frees what onnxc_rt_copy_value put into `v` (not `v` itself). */
 void onnxc_rt_free_value(onnxc_value *v);
+
+/* One more name for a function the generated code declares once per
+ * element type of its memref argument (the C side takes the dtype). */
+#define ALIAS(fn, suffix)                                                      \
+  extern __typeof(fn) fn##_##suffix __attribute__((alias(#fn)));
 
 #endif /* ONNXC_RUNTIME_INTERNAL_H */

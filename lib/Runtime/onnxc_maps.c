@@ -159,19 +159,10 @@ void *onnxc_rt_cast_map(const onnxc_value *map, int32_t cast_to,
       if (!*slot)
         *slot = "";
     }
-  int64_t desc[3 + 4];
-  memcpy(&desc[0], &out, sizeof out);
-  memcpy(&desc[1], &out, sizeof out);
-  desc[2] = 0;
-  desc[3] = 1;
-  desc[4] = width;
-  desc[5] = width;
-  desc[6] = 1;
-  return onnxc_rt_tensor_box(cast_to, 2, desc);
+  int64_t shape[2] = {1, width};
+  return onnxc_rt_box_contiguous(cast_to, 2, shape, out);
 }
 
-#define ALIAS(fn, suffix)                                                      \
-  extern __typeof(fn) fn##_##suffix __attribute__((alias(#fn)));
 ALIAS(onnxc_rt_dict_vectorize, i64)
 ALIAS(onnxc_rt_dict_vectorize, f32)
 ALIAS(onnxc_rt_dict_vectorize, f64)

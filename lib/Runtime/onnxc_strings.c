@@ -144,24 +144,10 @@ void *onnxc_rt_string_normalize(int32_t case_change, int32_t case_sensitive,
   }
   if (n == 0)
     kept[n++] = empty_string;
-  /* The result as a tensor value ([n] or [1, n]), as onnxc_rt_tensor_box
-   * makes them. */
+  /* The result as a tensor value: [n], or [1, n]. */
   int64_t shape[2] = {1, n};
-  int64_t out_rank = rank < 1 ? 1 : rank;
-  int64_t desc[3 + 2 * 2];
-  memcpy(&desc[0], &kept, sizeof kept);
-  memcpy(&desc[1], &kept, sizeof kept);
-  desc[2] = 0;
-  if (out_rank == 1) {
-    desc[3] = n;
-    desc[4] = 1;
-  } else {
-    desc[3] = shape[0];
-    desc[4] = shape[1];
-    desc[5] = n;
-    desc[6] = 1;
-  }
-  return onnxc_rt_tensor_box(ONNXC_STRING, out_rank, desc);
+  return rank < 2 ? onnxc_rt_box_contiguous(ONNXC_STRING, 1, &shape[1], kept)
+                  : onnxc_rt_box_contiguous(ONNXC_STRING, 2, shape, kept);
 }
 
 /* A detached copy of `count` strings: one block holding the pointer array
@@ -279,29 +265,16 @@ void *onnxc_rt_string_split(const char *delimiter, int64_t maxsplit,
       out[i * widest + k] =
           k < counts[i] ? copy_string(parts[k], lengths[k]) : empty_string;
   }
-  int64_t desc[3 + 2 * 65];
-  int64_t shape[65];
-  for (int32_t i = 0; i < rank && i < 64; ++i)
+  /* X's shape, then the parts' width. */
+  int64_t *shape = onnxc_rt_alloc(sizeof(int64_t) * (size_t)(rank + 1));
+  for (int32_t i = 0; i < rank; ++i)
     shape[i] = x->tensor.shape[i];
   shape[rank] = widest;
   onnxc_value *pair = onnxc_rt_seq_empty(ONNXC_STRING);
-  for (int pass = 0; pass < 2; ++pass) {
-    int64_t r = pass == 0 ? rank + 1 : rank;
-    void *data = pass == 0 ? (void *)out : (void *)counts;
-    memcpy(&desc[0], &data, sizeof data);
-    memcpy(&desc[1], &data, sizeof data);
-    desc[2] = 0;
-    int64_t stride = 1;
-    for (int64_t i = r - 1; i >= 0; --i) {
-      desc[3 + i] = shape[i];
-      desc[3 + r + i] = stride;
-      stride *= shape[i];
-    }
-    void *item = onnxc_rt_tensor_box(pass == 0 ? ONNXC_STRING : ONNXC_INT64, r,
-                                     desc);
-    pair = onnxc_rt_seq_insert(pair, pass, item);
-  }
-  return pair;
+  pair = onnxc_rt_seq_insert(
+      pair, 0, onnxc_rt_box_contiguous(ONNXC_STRING, rank + 1, shape, out));
+  return onnxc_rt_seq_insert(
+      pair, 1, onnxc_rt_box_contiguous(ONNXC_INT64, rank, shape, counts));
 }
 
 /* RegexFullMatch over a boxed tensor of strings: a bool tensor value of
@@ -321,16 +294,5 @@ void *onnxc_rt_regex_full_match(const char *pattern, const onnxc_value *x) {
   for (int64_t i = 0; i < count; ++i)
     out[i] = regexec(&re, in[i] ? in[i] : "", 0, NULL, 0) == 0;
   regfree(&re);
-  int64_t desc[3 + 2 * 64];
-  void *data = out;
-  memcpy(&desc[0], &data, sizeof data);
-  memcpy(&desc[1], &data, sizeof data);
-  desc[2] = 0;
-  int64_t stride = 1;
-  for (int32_t i = rank - 1; i >= 0; --i) {
-    desc[3 + i] = x->tensor.shape[i];
-    desc[3 + rank + i] = stride;
-    stride *= x->tensor.shape[i];
-  }
-  return onnxc_rt_tensor_box(ONNXC_BOOL, rank, desc);
+  return onnxc_rt_box_contiguous(ONNXC_BOOL, rank, x->tensor.shape, out);
 }

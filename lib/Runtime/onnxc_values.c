@@ -116,6 +116,18 @@ void *onnxc_rt_tensor_box(int32_t dtype, int64_t rank, void *descriptor) {
   return v;
 }
 
+void *onnxc_rt_box_contiguous(int32_t dtype, int64_t rank, const int64_t *shape,
+                              void *data) {
+  if (rank > MAX_RANK)
+    onnxc_rt_abort(ONNXC_ERROR_RUNTIME,
+                   "a tensor of rank %lld in a sequence "
+                   "or optional (at most %d)",
+                   (long long)rank, MAX_RANK);
+  int64_t d[3 + 2 * MAX_RANK];
+  contiguous_descriptor(d, data, rank, shape);
+  return onnxc_rt_tensor_box(dtype, rank, d);
+}
+
 /* Copies a tensor value into a memref of its sizes. */
 void onnxc_rt_tensor_read(const onnxc_value *t, int64_t rank,
                           void *descriptor) {
@@ -127,8 +139,6 @@ void onnxc_rt_tensor_read(const onnxc_value *t, int64_t rank,
   memrefCopy((int64_t)onnxc_rt_dtype_size(t->tensor.dtype), &from, &to);
 }
 
-#define ALIAS(fn, suffix)                                                      \
-  extern __typeof(fn) fn##_##suffix __attribute__((alias(#fn)));
 #define ALIASES(fn)                                                            \
   ALIAS(fn, i1) ALIAS(fn, i8) ALIAS(fn, i16) ALIAS(fn, i32) ALIAS(fn, i64)     \
   ALIAS(fn, f16) ALIAS(fn, bf16) ALIAS(fn, f32) ALIAS(fn, f64)

@@ -69,24 +69,6 @@ SmallVector<StringRef> stringsOf(ArrayAttr a) {
   return v;
 }
 
-/// A new private constant global of `type` holding `value` (named apart);
-/// returns its name.
-std::string addGlobal(OpBuilder &b, Location loc, Operation *anchor, Type type,
-                      Attribute value) {
-  auto module = anchor->getParentOfType<ModuleOp>();
-  std::string name;
-  for (unsigned i = 0;; ++i) {
-    name = "__onnxc_ml_" + std::to_string(i);
-    if (!module.lookupSymbol(name))
-      break;
-  }
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                         LLVM::Linkage::Internal, name, value);
-  return name;
-}
-
 Value addressOf(OpBuilder &b, Location loc, StringRef name) {
   return LLVM::AddressOfOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
@@ -94,11 +76,6 @@ Value addressOf(OpBuilder &b, Location loc, StringRef name) {
 
 Value i64Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 64);
-}
-
-Value stringTable(OpBuilder &b, Location loc, Operation *anchor,
-                  ArrayRef<StringRef> strings) {
-  return buildStringConstant(b, loc, anchor, strings);
 }
 
 Value f32Const(OpBuilder &b, Location loc, float v) {

@@ -29,17 +29,8 @@ SmallVector<float> floatsOf(ArrayAttr a);
 SmallVector<int64_t> intsOf(ArrayAttr a);
 SmallVector<StringRef> stringsOf(ArrayAttr a);
 
-/// A new private constant LLVM global of `type` holding `value`, named apart
-/// in the module of `anchor`; returns its name.
-std::string addGlobal(OpBuilder &b, Location loc, Operation *anchor, Type type,
-                      Attribute value);
 /// The address of a global (an !llvm.ptr).
 Value addressOf(OpBuilder &b, Location loc, StringRef name);
-/// A tensor<N x i64> of pointers to `strings` (a string tensor), packed in a
-/// global and written by the runtime's onnxc_rt_string_fill.
-Value stringTable(OpBuilder &b, Location loc, Operation *anchor,
-                  ArrayRef<StringRef> strings);
-
 Value i64Const(OpBuilder &b, Location loc, int64_t v);
 Value f32Const(OpBuilder &b, Location loc, float v);
 Value constantF32(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,

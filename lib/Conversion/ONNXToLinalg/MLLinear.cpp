@@ -294,7 +294,7 @@ FailureOr<Labels> labelsOf(Operation *op, Value y, ArrayAttr ints,
 /// reads label 0).
 Value labelsAt(OpBuilder &b, Location loc, Operation *op, Value idx,
                const Labels &labels) {
-  Value table = labels.strings ? stringTable(b, loc, op, labels.strs)
+  Value table = labels.strings ? buildStringConstant(b, loc, op, labels.strs)
                                : constantI64(b, loc, labels.ints);
   int64_t count = labels.size();
   auto iType = cast<RankedTensorType>(idx.getType());

@@ -122,9 +122,10 @@ Lookup buildLookup(OpBuilder &b, Location loc, Operation *anchor,
     return t;
   Type i64 = b.getI64Type();
   auto i64Array = [&](ArrayRef<int64_t> v) {
-    return addGlobal(b, loc, anchor, LLVM::LLVMArrayType::get(i64, v.size()),
-                     DenseIntElementsAttr::get(
-                         RankedTensorType::get({int64_t(v.size())}, i64), v));
+    return addConstantGlobal(
+        b, loc, anchor, "__onnxc_ml_", LLVM::LLVMArrayType::get(i64, v.size()),
+        DenseIntElementsAttr::get(
+            RankedTensorType::get({int64_t(v.size())}, i64), v));
   };
   SmallVector<int64_t> sorted;
   if (!t.strings) {
@@ -139,9 +140,10 @@ Lookup buildLookup(OpBuilder &b, Location loc, Operation *anchor,
     packed += keys.strings[k].str();
     packed += '\0';
   }
-  t.keys = addGlobal(b, loc, anchor,
-                     LLVM::LLVMArrayType::get(b.getI8Type(), packed.size()),
-                     b.getStringAttr(packed));
+  t.keys =
+      addConstantGlobal(b, loc, anchor, "__onnxc_ml_",
+                        LLVM::LLVMArrayType::get(b.getI8Type(), packed.size()),
+                        b.getStringAttr(packed));
   t.offsets = i64Array(sorted);
   return t;
 }
@@ -182,7 +184,7 @@ Value valueTable(OpBuilder &b, Location loc, Operation *anchor, const Lookup &t,
     for (int64_t k : t.order)
       s.push_back(values.strings[k]);
     s.push_back(fallback.strings[0]);
-    return stringTable(b, loc, anchor, s);
+    return buildStringConstant(b, loc, anchor, s);
   }
   case Column::Ints: {
     SmallVector<int64_t> v;

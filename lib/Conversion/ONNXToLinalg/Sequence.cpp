@@ -33,15 +33,19 @@
 using namespace mlir;
 using namespace mlir::onnxc;
 
-namespace {
-
 using Pred = arith::CmpIPredicate;
 
-Type ptrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx); }
+// The helpers SequenceOps.cpp, ControlFlow.cpp, Strings.cpp and Maps.cpp
+// share (declared in ONNXToLinalg.h), and this file's own.
+namespace mlir::onnxc {
+
+static Type ptrType(MLIRContext *ctx) {
+  return LLVM::LLVMPointerType::get(ctx);
+}
 
 /// "i32", "f16", ...: the suffix of the copying functions for a (signless)
 /// element type; "" for one the runtime cannot copy.
-std::string elementSuffix(Type t) {
+static std::string elementSuffix(Type t) {
   if (auto i = dyn_cast<IntegerType>(t))
     if (llvm::is_contained({1u, 8u, 16u, 32u, 64u}, i.getWidth()))
       return "i" + std::to_string(i.getWidth());
@@ -59,8 +63,8 @@ std::string elementSuffix(Type t) {
 /// Calls runtime function `name` (declared after the conversion, see
 /// declareRuntimeValueFunctions: a loop body under construction has no
 /// module to declare it in yet).
-Value callRuntime(OpBuilder &b, Location loc, StringRef name,
-                  TypeRange results, ValueRange args) {
+Value seqCallRuntime(OpBuilder &b, Location loc, StringRef name,
+                     TypeRange results, ValueRange args) {
   auto call = func::CallOp::create(b, loc, name, results, args);
   return results.empty() ? Value() : call.getResult(0);
 }
@@ -68,7 +72,7 @@ Value callRuntime(OpBuilder &b, Location loc, StringRef name,
 /// ONNX's TensorProto.DataType of the element types a sequence can hold
 /// (the runtime sizes elements by it); 0 for the others (strings, complex,
 /// the sub-byte types, which the API packs).
-int32_t dataType(Type t) {
+int32_t seqDataType(Type t) {
   if (isa<StringType>(t)) return 8;
   if (t.isF32()) return 1;
   if (t.isF64()) return 11;
@@ -93,16 +97,16 @@ int32_t dataType(Type t) {
   }
 }
 
-Value i64Const(OpBuilder &b, Location loc, int64_t v) {
+static Value i64Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 64);
 }
 
-Value toIndex(OpBuilder &b, Location loc, Value i64) {
+static Value toIndex(OpBuilder &b, Location loc, Value i64) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
 }
 
 /// A tensor value of the runtime holding a copy of `tensor`.
-Value boxTensor(OpBuilder &b, Location loc, Value tensor, Type onnxElem) {
+Value seqBoxTensor(OpBuilder &b, Location loc, Value tensor, Type onnxElem) {
   auto type = cast<RankedTensorType>(tensor.getType());
   Type elem = type.getElementType();
   SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
@@ -113,28 +117,28 @@ Value boxTensor(OpBuilder &b, Location loc, Value tensor, Type onnxElem) {
                                                    /*read_only=*/true);
   Value unranked = memref::CastOp::create(
       b, loc, UnrankedMemRefType::get(elem, 0), buffer);
-  Value dtype = arith::ConstantIntOp::create(b, loc, dataType(onnxElem),
-                                             32);
-  return callRuntime(b, loc, "onnxc_rt_tensor_box_" + elementSuffix(elem),
-                     ptrType(b.getContext()), {dtype, unranked});
+  Value dtype = arith::ConstantIntOp::create(b, loc, seqDataType(onnxElem), 32);
+  return seqCallRuntime(b, loc, "onnxc_rt_tensor_box_" + elementSuffix(elem),
+                        ptrType(b.getContext()), {dtype, unranked});
 }
 
 /// Copies tensor value `value` into `buffer` (a memref of its sizes).
-void readInto(OpBuilder &b, Location loc, Value value, Value buffer) {
+void seqReadInto(OpBuilder &b, Location loc, Value value, Value buffer) {
   Type elem = cast<MemRefType>(buffer.getType()).getElementType();
   Value unranked = memref::CastOp::create(
       b, loc, UnrankedMemRefType::get(elem, 0), buffer);
-  callRuntime(b, loc, "onnxc_rt_tensor_read_" + elementSuffix(elem), {},
-              {value, unranked});
+  seqCallRuntime(b, loc, "onnxc_rt_tensor_read_" + elementSuffix(elem), {},
+                 {value, unranked});
 }
 
 /// The dims of tensor value `value`, checked to be `type`'s rank and static
 /// sizes ("what" names the value in the messages).
-SmallVector<OpFoldResult> valueDims(OpBuilder &b, Location loc, Operation *op,
-                                    Value value, RankedTensorType type,
-                                    const Twine &what) {
+SmallVector<OpFoldResult> seqValueDims(OpBuilder &b, Location loc,
+                                       Operation *op, Value value,
+                                       RankedTensorType type,
+                                       const Twine &what) {
   Type i64 = b.getI64Type();
-  Value rank = callRuntime(b, loc, "onnxc_rt_tensor_rank", i64, value);
+  Value rank = seqCallRuntime(b, loc, "onnxc_rt_tensor_rank", i64, value);
   Value expected = i64Const(b, loc, type.getRank());
   Value wrong = arith::CmpIOp::create(b, loc, Pred::ne, rank, expected);
   emitRuntimeCheck(b, loc, op,
@@ -142,10 +146,9 @@ SmallVector<OpFoldResult> valueDims(OpBuilder &b, Location loc, Operation *op,
                    {rank, expected});
   SmallVector<OpFoldResult> dims;
   for (int64_t i = 0; i < type.getRank(); ++i)
-    dims.push_back(toIndex(
-        b, loc,
-        callRuntime(b, loc, "onnxc_rt_tensor_dim", i64,
-                    {value, i64Const(b, loc, i)})));
+    dims.push_back(toIndex(b, loc,
+                           seqCallRuntime(b, loc, "onnxc_rt_tensor_dim", i64,
+                                          {value, i64Const(b, loc, i)})));
   emitComputedSizesCheck(b, loc, op, dims, type, what);
   // Past the check, the static dims are the type's.
   for (int64_t i = 0; i < type.getRank(); ++i)
@@ -155,9 +158,9 @@ SmallVector<OpFoldResult> valueDims(OpBuilder &b, Location loc, Operation *op,
 }
 
 /// A tensor of `type` read out of tensor value `value`.
-Value unboxTensor(OpBuilder &b, Location loc, Operation *op, Value value,
-                  RankedTensorType type, const Twine &what) {
-  SmallVector<OpFoldResult> dims = valueDims(b, loc, op, value, type, what);
+Value seqUnboxTensor(OpBuilder &b, Location loc, Operation *op, Value value,
+                     RankedTensorType type, const Twine &what) {
+  SmallVector<OpFoldResult> dims = seqValueDims(b, loc, op, value, type, what);
   SmallVector<Value> dynamic;
   for (int64_t i = 0; i < type.getRank(); ++i)
     if (type.isDynamicDim(i))
@@ -165,7 +168,7 @@ Value unboxTensor(OpBuilder &b, Location loc, Operation *op, Value value,
   auto memType = MemRefType::get(type.getShape(), type.getElementType());
   Value buffer = memref::AllocOp::create(b, loc, memType, dynamic,
                                         b.getI64IntegerAttr(64));
-  readInto(b, loc, value, buffer);
+  seqReadInto(b, loc, value, buffer);
   return bufferization::ToTensorOp::create(b, loc, type, buffer,
                                            /*restrict=*/true,
                                            /*writable=*/true);
@@ -173,9 +176,9 @@ Value unboxTensor(OpBuilder &b, Location loc, Operation *op, Value value,
 
 /// The position operand as an i64 in [0, n) (`inclusive`: [0, n]),
 /// negative positions counted from the end; checked.
-Value checkedPosition(OpBuilder &b, Location loc, Operation *op,
-                      Value position, Value onnxPosition, Value length,
-                      bool inclusive) {
+static Value checkedPosition(OpBuilder &b, Location loc, Operation *op,
+                             Value position, Value onnxPosition, Value length,
+                             bool inclusive) {
   Value p = extractScalar(b, loc, position);
   Type onnxType = getElementTypeOrSelf(onnxPosition.getType());
   if (p.getType() != b.getI64Type())
@@ -198,7 +201,7 @@ Value checkedPosition(OpBuilder &b, Location loc, Operation *op,
 }
 
 /// The element type of the tensors of sequence type `t` (after optional).
-Type sequenceElementType(Type t) {
+static Type sequenceElementType(Type t) {
   if (auto opt = dyn_cast<OptType>(t))
     t = opt.getElementType();
   if (auto seq = dyn_cast<SeqType>(t))
@@ -206,10 +209,14 @@ Type sequenceElementType(Type t) {
   return nullptr;
 }
 
-bool copyable(Type onnxElem) {
-  return onnxElem && dataType(onnxElem) != 0 &&
+bool seqCopyable(Type onnxElem) {
+  return onnxElem && seqDataType(onnxElem) != 0 &&
          !elementSuffix(toSignless(onnxElem)).empty();
 }
+
+} // namespace mlir::onnxc
+
+namespace {
 
 class SequenceEmptyLowering : public OpConversionPattern<ONNXSequenceEmptyOp> {
 public:
@@ -218,13 +225,13 @@ public:
   matchAndRewrite(ONNXSequenceEmptyOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elem = sequenceElementType(op.getType());
-    if (!copyable(elem))
+    if (!seqCopyable(elem))
       return rewriter.notifyMatchFailure(op, "element type");
     Location loc = op.getLoc();
     Value dtype =
-        arith::ConstantIntOp::create(rewriter, loc, dataType(elem), 32);
-    rewriter.replaceOp(op, callRuntime(rewriter, loc, "onnxc_rt_seq_empty",
-                                       ptrType(getContext()), dtype));
+        arith::ConstantIntOp::create(rewriter, loc, seqDataType(elem), 32);
+    rewriter.replaceOp(op, seqCallRuntime(rewriter, loc, "onnxc_rt_seq_empty",
+                                          ptrType(getContext()), dtype));
     return success();
   }
 };
@@ -237,21 +244,21 @@ public:
   matchAndRewrite(ONNXSequenceConstructOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elem = sequenceElementType(op.getType());
-    if (!copyable(elem))
+    if (!seqCopyable(elem))
       return rewriter.notifyMatchFailure(op, "element type");
     for (Value v : adaptor.getInputs())
       if (!isa<RankedTensorType>(v.getType()))
         return rewriter.notifyMatchFailure(op, "unranked input");
     Location loc = op.getLoc();
     Type ptr = ptrType(getContext());
-    Value seq = callRuntime(
+    Value seq = seqCallRuntime(
         rewriter, loc, "onnxc_rt_seq_empty", ptr,
-        arith::ConstantIntOp::create(rewriter, loc, dataType(elem), 32)
+        arith::ConstantIntOp::create(rewriter, loc, seqDataType(elem), 32)
             .getResult());
     for (auto [i, v] : llvm::enumerate(adaptor.getInputs()))
-      seq = callRuntime(rewriter, loc, "onnxc_rt_seq_insert", ptr,
-                        {seq, i64Const(rewriter, loc, int64_t(i)),
-                         boxTensor(rewriter, loc, v, elem)});
+      seq = seqCallRuntime(rewriter, loc, "onnxc_rt_seq_insert", ptr,
+                           {seq, i64Const(rewriter, loc, int64_t(i)),
+                            seqBoxTensor(rewriter, loc, v, elem)});
     rewriter.replaceOp(op, seq);
     return success();
   }
@@ -265,20 +272,22 @@ public:
   matchAndRewrite(ONNXSequenceInsertOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type elem = sequenceElementType(op.getType());
-    if (!copyable(elem) ||
+    if (!seqCopyable(elem) ||
         !isa<RankedTensorType>(adaptor.getTensor().getType()))
-      return rewriter.notifyMatchFailure(op, "ranked tensor of copyable type");
+      return rewriter.notifyMatchFailure(op,
+                                         "ranked tensor of seqCopyable type");
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type(), ptr = ptrType(getContext());
     Value seq = adaptor.getInputSequence();
-    Value length = callRuntime(rewriter, loc, "onnxc_rt_seq_length", i64, seq);
+    Value length =
+        seqCallRuntime(rewriter, loc, "onnxc_rt_seq_length", i64, seq);
     Value position = length;
     if (adaptor.getPosition())
       position = checkedPosition(rewriter, loc, op, adaptor.getPosition(),
                                  op.getPosition(), length, /*inclusive=*/true);
-    Value item = boxTensor(rewriter, loc, adaptor.getTensor(), elem);
-    rewriter.replaceOp(op, callRuntime(rewriter, loc, "onnxc_rt_seq_insert",
-                                       ptr, {seq, position, item}));
+    Value item = seqBoxTensor(rewriter, loc, adaptor.getTensor(), elem);
+    rewriter.replaceOp(op, seqCallRuntime(rewriter, loc, "onnxc_rt_seq_insert",
+                                          ptr, {seq, position, item}));
     return success();
   }
 };
@@ -292,7 +301,8 @@ public:
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type(), ptr = ptrType(getContext());
     Value seq = adaptor.getInputSequence();
-    Value length = callRuntime(rewriter, loc, "onnxc_rt_seq_length", i64, seq);
+    Value length =
+        seqCallRuntime(rewriter, loc, "onnxc_rt_seq_length", i64, seq);
     Value position;
     if (adaptor.getPosition()) {
       position = checkedPosition(rewriter, loc, op, adaptor.getPosition(),
@@ -305,8 +315,8 @@ public:
       position =
           arith::SubIOp::create(rewriter, loc, length, i64Const(rewriter, loc, 1));
     }
-    rewriter.replaceOp(op, callRuntime(rewriter, loc, "onnxc_rt_seq_erase",
-                                       ptr, {seq, position}));
+    rewriter.replaceOp(op, seqCallRuntime(rewriter, loc, "onnxc_rt_seq_erase",
+                                          ptr, {seq, position}));
     return success();
   }
 };
@@ -319,18 +329,19 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     auto type = resultType(op);
     if (!type || elementSuffix(type.getElementType()).empty())
-      return rewriter.notifyMatchFailure(op, "ranked copyable result");
+      return rewriter.notifyMatchFailure(op, "ranked seqCopyable result");
     Location loc = op.getLoc();
     Type i64 = rewriter.getI64Type(), ptr = ptrType(getContext());
     Value seq = adaptor.getInputSequence();
-    Value length = callRuntime(rewriter, loc, "onnxc_rt_seq_length", i64, seq);
+    Value length =
+        seqCallRuntime(rewriter, loc, "onnxc_rt_seq_length", i64, seq);
     Value position =
         checkedPosition(rewriter, loc, op, adaptor.getPosition(),
                         op.getPosition(), length, /*inclusive=*/false);
-    Value item =
-        callRuntime(rewriter, loc, "onnxc_rt_seq_item", ptr, {seq, position});
-    rewriter.replaceOp(op, unboxTensor(rewriter, loc, op, item, type,
-                                       "the sequence's tensor"));
+    Value item = seqCallRuntime(rewriter, loc, "onnxc_rt_seq_item", ptr,
+                                {seq, position});
+    rewriter.replaceOp(op, seqUnboxTensor(rewriter, loc, op, item, type,
+                                          "the sequence's tensor"));
     return success();
   }
 };
@@ -346,9 +357,9 @@ public:
     if (!type || type.getRank() != 0)
       return rewriter.notifyMatchFailure(op, "scalar result");
     Location loc = op.getLoc();
-    Value length = callRuntime(rewriter, loc, "onnxc_rt_seq_length",
-                               rewriter.getI64Type(),
-                               adaptor.getInputSequence());
+    Value length =
+        seqCallRuntime(rewriter, loc, "onnxc_rt_seq_length",
+                       rewriter.getI64Type(), adaptor.getInputSequence());
     rewriter.replaceOpWithNewOp<tensor::FromElementsOp>(op, type, length);
     return success();
   }
@@ -357,28 +368,6 @@ public:
 } // namespace
 
 namespace mlir::onnxc {
-// Sequence.cpp's helpers for SequenceOps.cpp.
-Value seqBoxTensor(OpBuilder &b, Location loc, Value tensor, Type onnxElem) {
-  return boxTensor(b, loc, tensor, onnxElem);
-}
-Value seqUnboxTensor(OpBuilder &b, Location loc, Operation *op, Value value,
-                     RankedTensorType type, const Twine &what) {
-  return unboxTensor(b, loc, op, value, type, what);
-}
-void seqReadInto(OpBuilder &b, Location loc, Value value, Value buffer) {
-  readInto(b, loc, value, buffer);
-}
-SmallVector<OpFoldResult> seqValueDims(OpBuilder &b, Location loc,
-                                       Operation *op, Value value,
-                                       RankedTensorType type,
-                                       const Twine &what) {
-  return valueDims(b, loc, op, value, type, what);
-}
-Value seqCallRuntime(OpBuilder &b, Location loc, StringRef name,
-                     TypeRange results, ValueRange args) {
-  return callRuntime(b, loc, name, results, args);
-}
-bool seqCopyable(Type onnxElem) { return copyable(onnxElem); }
 scf::ForOp seqFor(OpBuilder &b, Location loc, Value lb, Value ub, Value step,
                   ValueRange iterArgs,
                   function_ref<SmallVector<Value>(Value, ValueRange)> body) {
@@ -393,7 +382,6 @@ scf::ForOp seqFor(OpBuilder &b, Location loc, Value lb, Value ub, Value step,
   scf::YieldOp::create(b, loc, yields);
   return loop;
 }
-int32_t seqDataType(Type onnxElem) { return dataType(onnxElem); }
 } // namespace mlir::onnxc
 
 void mlir::onnxc::declareRuntimeValueFunctions(ModuleOp module) {

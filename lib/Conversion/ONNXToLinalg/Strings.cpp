@@ -42,21 +42,10 @@ bool isStringTensor(Type t) {
 /// call, named apart).
 Value globalBytes(OpBuilder &b, Location loc, Operation *anchor,
                   StringRef bytes) {
-  auto module = anchor->getParentOfType<ModuleOp>();
-  std::string name;
-  for (unsigned i = 0;; ++i) {
-    name = "__onnxc_strings_" + std::to_string(i);
-    if (!module.lookupSymbol(name))
-      break;
-  }
-  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size());
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
-                           LLVM::Linkage::Internal, name,
-                           b.getStringAttr(bytes));
-  }
+  std::string name =
+      addConstantGlobal(b, loc, anchor, "__onnxc_strings_",
+                        LLVM::LLVMArrayType::get(b.getI8Type(), bytes.size()),
+                        b.getStringAttr(bytes));
   return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(
                                                b.getContext()),
                                    name);
@@ -501,6 +490,23 @@ bool involvesStrings(Operation *op) {
 }
 
 } // namespace
+
+std::string mlir::onnxc::addConstantGlobal(OpBuilder &b, Location loc,
+                                           Operation *anchor, StringRef prefix,
+                                           Type type, Attribute value) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  std::string name;
+  for (unsigned i = 0;; ++i) {
+    name = (prefix + Twine(i)).str();
+    if (!module.lookupSymbol(name))
+      break;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                         LLVM::Linkage::Internal, name, value);
+  return name;
+}
 
 Value mlir::onnxc::buildStringConstant(OpBuilder &b, Location loc,
                                        Operation *anchor,

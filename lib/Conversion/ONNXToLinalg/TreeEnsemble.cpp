@@ -201,48 +201,6 @@ public:
   }
 };
 
-/// A tensor of pointers to the labels, from a constant global (as string
-/// constants, Strings.cpp).
-Value stringLabels(OpBuilder &b, Location loc, Operation *anchor,
-                   ArrayRef<std::string> labels) {
-  std::string packed;
-  for (const std::string &s : labels) {
-    packed += s;
-    packed += '\0';
-  }
-  packed += '\0';
-  auto module = anchor->getParentOfType<ModuleOp>();
-  std::string name;
-  for (unsigned i = 0;; ++i) {
-    name = "__onnxc_tree_labels_" + std::to_string(i);
-    if (!module.lookupSymbol(name))
-      break;
-  }
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(
-        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), packed.size()),
-        /*isConstant=*/true, LLVM::Linkage::Internal, name,
-        b.getStringAttr(packed));
-  }
-  Value address = LLVM::AddressOfOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
-  Type i64 = b.getI64Type();
-  int64_t count = int64_t(labels.size());
-  auto bufferType = MemRefType::get({count}, i64);
-  Value buffer = memref::AllocOp::create(b, loc, bufferType, ValueRange{},
-                                         b.getI64IntegerAttr(64));
-  Value unranked =
-      memref::CastOp::create(b, loc, UnrankedMemRefType::get(i64, 0), buffer);
-  seqCallRuntime(
-      b, loc, "onnxc_rt_string_fill", {},
-      {address, arith::ConstantIntOp::create(b, loc, count, 64), unranked});
-  return bufferization::ToTensorOp::create(
-      b, loc, RankedTensorType::get({count}, i64), buffer,
-      /*restrict=*/true, /*writable=*/true);
-}
-
 class TreeEnsembleClassifierLowering
     : public OpConversionPattern<ONNXMLTreeEnsembleClassifierOp> {
 public:
@@ -286,7 +244,10 @@ public:
               RankedTensorType::get({classes}, rewriter.getI64Type()),
               ArrayRef<int64_t>(info.intLabels)));
     else
-      labels = stringLabels(rewriter, loc, op, info.stringLabels);
+      labels =
+          buildStringConstant(rewriter, loc, op,
+                              SmallVector<StringRef>(info.stringLabels.begin(),
+                                                     info.stringLabels.end()));
     Value base = floatTable(rewriter, loc, e->base, rewriter.getF64Type());
     Type f32 = rewriter.getF32Type(), f64Type = rewriter.getF64Type();
     const Ensemble &ens = *e;

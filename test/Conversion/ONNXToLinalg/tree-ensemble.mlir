@@ -74,7 +74,7 @@ func.func @regressor_modes_softmax(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
 // CHECK: tensor.extract %[[LEAVES]]
 // CHECK: arith.ori
 // CHECK: -> (tensor<?x3xf64>, tensor<?x3xi1>)
-// CHECK: llvm.mlir.addressof @__onnxc_tree_labels_0
+// CHECK: llvm.mlir.addressof @__onnxc_strings_0
 // CHECK: call @onnxc_rt_string_fill
 // CHECK: linalg.generic
 // CHECK: math.exp

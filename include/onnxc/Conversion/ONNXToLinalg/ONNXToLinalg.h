@@ -70,6 +70,11 @@ void populateSequenceOpsPatterns(const TypeConverter &converter,
 /// StringNormalizer (Strings.cpp).
 void populateStringPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+/// A new private constant LLVM global of `type` holding `value` in the
+/// module of `anchor`, named `prefix` + the first free number; returns the
+/// name (Strings.cpp).
+std::string addConstantGlobal(OpBuilder &b, Location loc, Operation *anchor,
+                              StringRef prefix, Type type, Attribute value);
 /// A 1-D string tensor (i64 pointers) of the strings, kept in a global
 /// (Strings.cpp); `anchor` is an op of the module.
 Value buildStringConstant(OpBuilder &b, Location loc, Operation *anchor,
