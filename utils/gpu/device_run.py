@@ -296,6 +296,37 @@ def torch_models():
             "bert_encoder_static": (Bert, lambda: torch.randint(0, 30522, (2, 128)))}
 
 
+def profile(so, ins, path, runs=5):
+    """The kernels' time per run (ms) from the runtime's profile
+    (ONNXC_CUDA_PROFILE), which goes to `path` with the kernels sorted by
+    time after the runtime's own table."""
+    if os.path.exists(path):
+        os.remove(path)
+    os.environ["ONNXC_CUDA_PROFILE"] = path
+    try:
+        m = Model(so)
+        for _ in range(runs):
+            m.run(ins, keep_outputs=False)
+        m.close()
+    finally:
+        del os.environ["ONNXC_CUDA_PROFILE"]
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        lines = f.read().splitlines()
+    total = None
+    rows = []
+    for line in lines:
+        if line.startswith("onnxc cuda profile:"):
+            total = float(line.split(" and ")[1].split()[0])
+        elif line.strip() and line.split()[0].isdigit():
+            rows.append(line)
+    rows.sort(key=lambda l: -float(l.split()[2]))
+    with open(path, "a") as f:
+        f.write("\nby time:\n" + "\n".join(rows[:40]) + "\n")
+    return total
+
+
 def bench(root, out, deadline, use_compile):
     rows = []
     lines = []
@@ -345,6 +376,8 @@ def bench(root, out, deadline, use_compile):
         onnxc_ms = timed(lambda: m.run(ins, keep_outputs=False), warmup=2, iters=iters)
         m.close()
         row["onnxc_ms"] = onnxc_ms
+        row["kernel_ms"] = profile(os.path.join(bench_dir, so), ins,
+                                   os.path.join(out, "profile_%s.txt" % name))
         if name.startswith("sgemm") and torch is not None:
             n = int(name.split("_")[1])
             a = torch.randn(n, n, device="cuda")
@@ -372,11 +405,13 @@ def bench(root, out, deadline, use_compile):
         print("bench", row, flush=True)
     with open(os.path.join(out, "bench.md"), "w") as f:
         f.write("GPU: %s\n\n" % gpu)
-        f.write("| model | onnxc ms | torch eager ms | torch.compile (reduce-overhead) ms |"
-                " onnxc TFLOP/s | torch TFLOP/s |\n|---|---|---|---|---|---|\n")
+        f.write("| model | onnxc ms | its kernels ms | torch eager ms |"
+                " torch.compile (reduce-overhead) ms |"
+                " onnxc TFLOP/s | torch TFLOP/s |\n|---|---|---|---|---|---|---|\n")
         for r in rows:
-            f.write("| %s | %.3f | %s | %s | %s | %s |\n" % (
+            f.write("| %s | %.3f | %s | %s | %s | %s | %s |\n" % (
                 r["model"], r["onnxc_ms"],
+                "%.3f" % r["kernel_ms"] if r.get("kernel_ms") is not None else "-",
                 "%.3f" % r["torch_eager_ms"] if "torch_eager_ms" in r else "-",
                 "%.3f" % r["torch_compiled_ms"] if "torch_compiled_ms" in r else "-",
                 "%.2f" % r["onnxc_tflops"] if "onnxc_tflops" in r else "-",
