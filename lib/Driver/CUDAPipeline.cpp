@@ -85,7 +85,10 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   addBufferization(pm);
   addDeallocation(pm);
-  pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul());
+  GPUTiledMatmulOptions tiled;
+  tiled.tile = options.gemmTile;
+  tiled.tf32 = options.tf32;
+  pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul(tiled));
   pm.addNestedPass<func::FuncOp>(createGPUCopies());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -102,6 +105,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   addBf16AsF32(device, gpu::GPUFuncOp::getOperationName());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
+  device.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.indexBitwidth = 64;
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));

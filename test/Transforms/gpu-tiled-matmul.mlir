@@ -1,4 +1,6 @@
 // RUN: onnx-mlir-opt %s --onnxc-gpu-tiled-matmul --canonicalize --cse | FileCheck %s
+// RUN: onnx-mlir-opt %s --onnxc-gpu-tiled-matmul=tile=128 --canonicalize --cse | FileCheck %s --check-prefix=FORCED
+// RUN: onnx-mlir-opt %s --onnxc-gpu-tiled-matmul=tf32=true --canonicalize --cse | FileCheck %s --check-prefix=TF32
 
 // Blocks of 16 x 16 threads over 64 x 64 tiles of C (grid N/64 x M/64),
 // two 16 x 64 workgroup tiles, K in steps of 16 with 16 accumulators per
@@ -14,14 +16,19 @@
 // CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %[[GY]], %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1) workgroup(%[[AS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x64xf32, #gpu.address_space<workgroup>>)
 // CHECK-DAG: %[[TY4:.*]] = arith.muli %[[TY]], %c4
 // CHECK-DAG: %[[TX4:.*]] = arith.muli %[[TX]], %c4
+// Each step, a thread reads 4 elements of A and 4 of B (zero outside the
+// matrices), then stores them into the workgroup tiles.
 // CHECK: %[[SUMS:.*]]:16 = scf.for %[[K0:.*]] = %c0 to %[[K]] step %c16 iter_args(
-// CHECK-COUNT-4: scf.if %{{.*}} -> (f32) {
+// CHECK: scf.if %{{.*}} -> (f32) {
 // CHECK:   memref.load %arg0
 // CHECK: } else {
 // CHECK:   scf.yield %cst : f32
-// CHECK: memref.store %{{.*}}, %[[AS]]
-// CHECK: memref.load %arg1
-// CHECK: memref.store %{{.*}}, %[[BS]]
+// CHECK: scf.if %{{.*}} -> (f32) {
+// CHECK:   memref.load %arg1
+// CHECK-COUNT-6: scf.if %{{.*}} -> (f32) {
+// CHECK-NOT: scf.if
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[AS]]
+// CHECK-NOT: memref.store %{{.*}}, %[[AS]]
 // CHECK: gpu.barrier
 // Each step: a thread's 4 rows (4 ty + r) of A and 4 columns (4 tx + c) of
 // B as one aligned 16-byte load each.
@@ -35,6 +42,36 @@
 // CHECK-COUNT-16: memref.store %{{.*}}, %arg2
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.matmul
+// tf32: warp w = tid / 32 of the 8 computes rows 32 (w / 4) + [0, 32) and
+// columns 16 (w % 4) + [0, 16) of the 64 x 64 tile as 2 x 2 mma.sync
+// m16n8k8 per 8 of K; lane l reads A's fragment at rows g, g + 8 and
+// columns q, q + 4 (g = l / 4, q = l % 4), B's at rows q, q + 4 and
+// column g, from workgroup tiles padded to 72 columns. The accumulators are
+// 4 vector<2x2xf32>, the prefetched elements 8 f32.
+// TF32-LABEL: func.func @mm
+// TF32: gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1) workgroup(%[[AS:.*]] : memref<16x72xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x72xf32, #gpu.address_space<workgroup>>)
+// TF32: %[[WARP:.*]] = arith.divui %{{.*}}, %c32
+// TF32: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// TF32: %[[WROW:.*]] = arith.divui %[[WARP]], %c4
+// TF32: arith.muli %[[WROW]], %c32
+// TF32: %[[WCOL:.*]] = arith.remui %[[WARP]], %c4
+// TF32: arith.muli %[[WCOL]], %c16
+// TF32: %[[G:.*]] = arith.divui %[[LANE]], %c4
+// TF32: %[[Q:.*]] = arith.remui %[[LANE]], %c4
+// TF32: scf.for {{.*}} step %c16 iter_args({{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, f32, f32, f32, f32, f32, f32, f32, f32)
+// TF32: gpu.barrier
+// TF32-COUNT-4: memref.load %[[AS]]
+// TF32: vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4x1xf32>
+// TF32-COUNT-4: memref.load %[[AS]]
+// TF32-COUNT-2: memref.load %[[BS]]
+// TF32: vector.from_elements %{{.*}}, %{{.*}} : vector<2x1xf32>
+// TF32-COUNT-8: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+// TF32-NOT: nvgpu.mma.sync
+// TF32: gpu.barrier
+// TF32-COUNT-16: memref.store %{{.*}}, %arg2
+// FORCED-LABEL: func.func @mm
+// FORCED: gpu.launch {{.*}} workgroup(%{{.*}} : memref<8x132xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x128xf32, #gpu.address_space<workgroup>>)
+// FORCED: scf.for {{.*}} step %c8
 func.func @mm(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
   linalg.matmul ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>)
   return
@@ -95,5 +132,41 @@ func.func @split_k(%a: memref<64x8192xf32>, %b: memref<8192x64xf32>, %c: memref<
 // CHECK: linalg.matmul
 func.func @f16(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>) {
   linalg.matmul ins(%a, %b : memref<4x4xf16>, memref<4x4xf16>) outs(%c : memref<4x4xf16>)
+  return
+}
+
+// A product whose static sizes give at least 132 tiles of 128 x 128 (here
+// 16 x 16 of them): the large kernel. 16 x 16 threads, each 8 x 8 elements
+// (64 accumulators) and the next step's 4 elements of A and 4 of B
+// (prefetched into registers: loaded before the loop for the first step and
+// inside it, after the barrier, for the next); K in steps of 8; A's
+// workgroup tile padded to 132 columns. Each step of k: four 16-byte loads
+// (rows 4 ty and 64 + 4 ty of A's tile, columns 4 tx and 64 + 4 tx of B's)
+// and 64 FMAs.
+// CHECK-LABEL: func.func @large
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1) workgroup(%[[AS:.*]] : memref<8x132xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<8x128xf32, #gpu.address_space<workgroup>>)
+// CHECK-DAG: %[[TY4:.*]] = arith.muli %[[TY]], %c4
+// CHECK-DAG: %[[TX4:.*]] = arith.muli %[[TX]], %c4
+// CHECK-COUNT-8: scf.if %{{.*}} -> (f32) {
+// CHECK: %{{.*}}:72 = scf.for %[[K0:.*]] = %c0 to %c2048 step %c8 iter_args(
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[AS]]
+// CHECK: gpu.barrier
+// CHECK: %[[NEXT:.*]] = arith.addi %[[K0]], %c8
+// CHECK-COUNT-8: scf.if %{{.*}} -> (f32) {
+// CHECK: vector.load %[[AS]][%c0, %[[TY4]]] {alignment = 16 : i64}
+// CHECK: vector.load %[[BS]][%c0, %[[TX4]]] {alignment = 16 : i64}
+// CHECK: %[[TY64:.*]] = arith.addi %[[TY4]], %c64
+// CHECK: vector.load %[[AS]][%c0, %[[TY64]]] {alignment = 16 : i64}
+// CHECK: %[[TX64:.*]] = arith.addi %[[TX4]], %c64
+// CHECK: vector.load %[[BS]][%c0, %[[TX64]]] {alignment = 16 : i64}
+// CHECK-COUNT-512: math.fma
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// CHECK-COUNT-64: memref.store %{{.*}}, %arg2
+// CHECK: gpu.terminator
+// FORCED-LABEL: func.func @large
+// FORCED: memref<8x132xf32, #gpu.address_space<workgroup>>
+func.func @large(%a: memref<2048x2048xf32>, %b: memref<2048x2048xf32>, %c: memref<2048x2048xf32>) {
+  linalg.matmul ins(%a, %b : memref<2048x2048xf32>, memref<2048x2048xf32>) outs(%c : memref<2048x2048xf32>)
   return
 }

@@ -176,6 +176,31 @@ llvm::cl::opt<GPUBinary> gpuBinary(
                    "PTX only, compiled by the driver at the first run")),
     llvm::cl::init(GPUBinary::Auto), llvm::cl::cat(onnxcCategory));
 
+enum class GemmTile { Auto = 0, Small = 64, Large = 128 };
+llvm::cl::opt<GemmTile> gpuGemmTile(
+    "gpu-gemm-tile",
+    llvm::cl::desc("The tile of C of --target=cuda's matmul and "
+                   "convolution kernels"),
+    llvm::cl::values(
+        clEnumValN(GemmTile::Auto, "auto",
+                   "128 x 128 where a product's static sizes give a wave "
+                   "of such tiles, else 64 x 64 (default)"),
+        clEnumValN(GemmTile::Small, "64", "64 x 64 for every product"),
+        clEnumValN(GemmTile::Large, "128", "128 x 128 for every product")),
+    llvm::cl::init(GemmTile::Auto), llvm::cl::cat(onnxcCategory));
+
+enum class GPUPrecision { FP32, TF32 };
+llvm::cl::opt<GPUPrecision> gpuPrecision(
+    "gpu-precision",
+    llvm::cl::desc("The arithmetic of --target=cuda's f32 matmuls and "
+                   "convolutions"),
+    llvm::cl::values(
+        clEnumValN(GPUPrecision::FP32, "fp32", "f32 (default)"),
+        clEnumValN(GPUPrecision::TF32, "tf32",
+                   "tensor cores with tf32 operands (10 bits of mantissa) "
+                   "and f32 sums; sm_80 or newer")),
+    llvm::cl::init(GPUPrecision::FP32), llvm::cl::cat(onnxcCategory));
+
 llvm::cl::opt<bool> timeStages(
     "time-stages",
     llvm::cl::desc("Print the wall time of each compilation stage and of "
@@ -441,6 +466,12 @@ int main(int argc, char **argv) {
       return fail("--gpu-arch takes sm_<number> (sm_50 or newer), not '" +
                   gpuArch + "'");
     cuda.arch = gpuArch;
+    cuda.gemmTile = static_cast<int64_t>(gpuGemmTile.getValue());
+    cuda.tf32 = gpuPrecision == GPUPrecision::TF32;
+    if (cuda.tf32 && sm < 80)
+      return fail("--gpu-precision=tf32 needs tensor cores with tf32 "
+                  "(--gpu-arch=sm_80 or newer), not " +
+                  gpuArch);
     cuda.toolkit = onnxc::findCUDAToolkit();
     const std::string &toolkit = cuda.toolkit;
     bool hasTools =

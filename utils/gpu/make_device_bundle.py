@@ -39,10 +39,10 @@ import conformance  # noqa: E402
 BINARY = "fatbin"
 
 
-def compile_cuda(onnxc, model, so, arch):
+def compile_cuda(onnxc, model, so, arch, extra=()):
     cmd = [onnxc, model, "-o", so, "-mcpu=x86-64-v3"]
     if arch != "cpu":  # cpu: to check device_run.py itself on this machine
-        cmd += ["--target=cuda", "--gpu-arch=" + arch, "--gpu-binary=" + BINARY]
+        cmd += ["--target=cuda", "--gpu-arch=" + arch, "--gpu-binary=" + BINARY, *extra]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     return r.returncode == 0, r.stderr.strip().splitlines()[-1:] if r.returncode else ""
 
@@ -54,14 +54,24 @@ def read_pb(path):
     return numpy_helper.to_array(t)
 
 
-def bundle_test(test, args, out):
-    folder = os.path.join(out, "tests", test.suite, test.name.replace("/", "__"))
+VARIANT_FLAGS = {"": [], "tile128": ["--gpu-gemm-tile=128"], "tf32": ["--gpu-precision=tf32"]}
+
+
+def bundle_test(test, args, out, variant=""):
+    """`variant`: "", "tile128" (compiled with --gpu-gemm-tile=128) or
+    "tf32" (--gpu-precision=tf32, compared at rtol = atol = 2e-2), bundled as
+    the suite SUITE+VARIANT."""
+    suite = test.suite + ("+" + variant if variant else "")
+    folder = os.path.join(out, "tests", suite, test.name.replace("/", "__"))
     os.makedirs(folder, exist_ok=True)
+    extra = VARIANT_FLAGS[variant]
     ok, err = compile_cuda(args.onnxc, test.model, os.path.join(folder, "model.so"),
-                           args.gpu_arch)
+                           args.gpu_arch, extra)
     if not ok:
         return test.full_name, "compile error: %s" % err
     meta = {"name": test.full_name, "rtol": test.rtol, "atol": test.atol, "data": []}
+    if variant == "tf32":
+        meta["rtol"] = meta["atol"] = 2e-2
     try:
         if test.light_outputs is not None:
             arrays = {"out%d" % k: read_pb(f) for k, f in enumerate(test.light_outputs)}
@@ -127,6 +137,13 @@ def main():
                     help="onnxc --gpu-binary (ptx: the driver compiles at the first run)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--filter", help="only the tests whose name matches (re.search)")
+    ap.add_argument("--tile128", metavar="REGEX",
+                    help="the tests whose name matches also compiled with "
+                         "--gpu-gemm-tile=128 (suite SUITE+tile128): the large GEMM kernel "
+                         "on every product, edges included")
+    ap.add_argument("--tf32", metavar="REGEX",
+                    help="the tests whose name matches also compiled with "
+                         "--gpu-precision=tf32 (suite SUITE+tf32, rtol = atol = 2e-2)")
     ap.add_argument("--no-bench", action="store_true")
     args = ap.parse_args()
     args.onnxc = os.path.abspath(args.onnxc)
@@ -147,11 +164,18 @@ def main():
         tests += [t for t in found if t.name in listed and
                   (not pattern or pattern.search(t.full_name))]
     problems = []
+    jobs = [(t, "") for t in tests]
+    if args.tile128:
+        large = re.compile(args.tile128)
+        jobs += [(t, "tile128") for t in tests if large.search(t.full_name)]
+    if args.tf32:
+        tensor_cores = re.compile(args.tf32)
+        jobs += [(t, "tf32") for t in tests if tensor_cores.search(t.full_name)]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for name, problem in pool.map(lambda t: bundle_test(t, args, stage), tests):
+        for name, problem in pool.map(lambda j: bundle_test(j[0], args, stage, j[1]), jobs):
             if problem:
                 problems.append("%s: %s" % (name, problem))
-    print("tests: %d bundled, %d left out" % (len(tests) - len(problems), len(problems)))
+    print("tests: %d bundled, %d left out" % (len(jobs) - len(problems), len(problems)))
     for p in problems:
         print("  " + p)
 
@@ -175,10 +199,26 @@ def main():
                     os.path.join(models, "light_resnet50.onnx"))
         for n in ("resnet50_full", "bert_encoder_static"):
             constant_weights(os.path.join(built, n + ".onnx"), os.path.join(models, n + ".onnx"))
-        for n in ("sgemm_1024", "sgemm_4096", "matmul_64x8192x64", "light_resnet50",
-                  "resnet50_full", "bert_encoder_static"):
-            ok, err = compile_cuda(args.onnxc, os.path.join(models, n + ".onnx"),
-                                   os.path.join(bench, n + ".so"), args.gpu_arch)
+        # Sizes that are no multiple of either tile, both kernels forced.
+        sgemm_inputs(1000, os.path.join(models, "matmul_1111x777x1000.onnx"), k=777, m=1111)
+        # (bundled name, model, onnxc flags): the default choice of kernel,
+        # and each kernel forced where the default is the other.
+        builds = [(n, n, []) for n in ("sgemm_1024", "sgemm_4096", "matmul_64x8192x64",
+                                        "light_resnet50", "resnet50_full",
+                                        "bert_encoder_static")]
+        variants = {"tile64": ["--gpu-gemm-tile=64"], "tile128": ["--gpu-gemm-tile=128"],
+                    "tf32": ["--gpu-precision=tf32"]}
+        for model, variant in [("sgemm_4096", "tile64"), ("sgemm_1024", "tile128"),
+                               ("matmul_1111x777x1000", "tile64"),
+                               ("matmul_1111x777x1000", "tile128"),
+                               ("resnet50_full", "tile128"), ("bert_encoder_static", "tile128"),
+                               ("sgemm_1024", "tf32"), ("sgemm_4096", "tf32"),
+                               ("matmul_1111x777x1000", "tf32"), ("matmul_64x8192x64", "tf32"),
+                               ("resnet50_full", "tf32"), ("bert_encoder_static", "tf32")]:
+            builds.append((model + "+" + variant, model, variants[variant]))
+        for n, model, flags in builds:
+            ok, err = compile_cuda(args.onnxc, os.path.join(models, model + ".onnx"),
+                                   os.path.join(bench, n + ".so"), args.gpu_arch, flags)
             print("bench %s: %s" % (n, "compiled" if ok else "compile error: %s" % err))
 
     tar = os.path.join(args.out, "bundle.tar.xz")

@@ -543,11 +543,33 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
     output channels, N = output pixels, K = C x KH x KW, the filter as A
     and the input windows gathered as B. Other contractions keep the
     one-thread-per-element mapping.
+
+    Products whose static sizes give at least 132 tiles of 128 x 128 (a
+    wave on an H100) get the large kernel instead: 128 x 128 tiles of C for
+    16 x 16 threads, each thread 8 x 8 elements (rows 64 g + 4 ty + r,
+    columns 64 h + 4 tx + c: four 16-byte workgroup loads per step), K in
+    steps of 8, the workgroup tile of A padded to 132 columns (transposing
+    stores without bank conflicts) and the next step's elements loaded into
+    registers before the current step's products. `tile=64|128` forces one
+    kernel for every product.
+
+    `tf32`: every product on tensor cores instead (sm_80 or newer): 64 x 64
+    tiles of C for 8 warps, each warp 32 x 16 of it as 2 x 2
+    `nvgpu.mma.sync` m16n8k8 with tf32 operands and f32 sums per 8 of K,
+    its fragments read from workgroup tiles padded to 72 columns; K in
+    steps of 16, prefetched into registers; split K as for the 64-tiles.
   }];
+  let options = [
+    Option<"tile", "tile", "int64_t", /*default=*/"0",
+           "Tile of C: 0 chooses by size, 64 or 128 forces it">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Multiply on tensor cores with tf32 operands">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];
 }

@@ -1,0 +1,628 @@
+//===- GPUGemm.cpp - The CUDA target's matmul and convolution kernels -----===//
+//
+// onnxc-gpu-tiled-matmul: f32 matmuls, batch matmuls and NCHW convolutions
+// as kernels that stage tiles of their operands in workgroup memory: 64 x 64
+// or 128 x 128 tiles of C whose threads accumulate 4 x 4 or 8 x 8 elements
+// each in registers (K split into slices where the tiles are too few), or,
+// with tf32, warps that multiply the tiles on tensor cores (mma.sync
+// m16n8k8).
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <array>
+#include <functional>
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_GPUTILEDMATMUL
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kThreadsDim = 16; // threads per block along x and y
+constexpr int64_t kQuad = 4;        // a thread's consecutive rows (columns)
+constexpr int64_t kSplitTargetBlocks = 264; // split K below this many blocks
+constexpr int64_t kSplitMinK = 256;         // K per slice at least
+constexpr int64_t kSplitMax = 16;
+constexpr int64_t kLargeMinBlocks = 132; // 128-tiles: at least one wave
+
+/// The shape of a tiled GEMM kernel. Tiles of C are `tile` x `tile` (64 or
+/// 128) for 16 x 16 threads; a thread owns `groups` x `groups` quads of 4 x 4
+/// elements: rows 64 g + 4 ty + r and columns 64 h + 4 tx + c, so that
+/// each step it reads the workgroup tiles with 16-byte loads that a warp
+/// serves without bank conflicts. K advances `kStep` at a time; the
+/// workgroup tiles of A (stored K-major) have `pad` extra columns, which
+/// spread the transposing stores over the banks. `prefetch`: the next step's
+/// elements are loaded from global memory into registers before the
+/// current step's products, hiding their latency behind them.
+///
+/// `tf32`: the 8 warps of a block multiply the tiles on tensor cores
+/// instead, each warp a 32 x 16 part of C as 2 x 2 mma.sync m16n8k8 (tf32
+/// operands: f32 whose low 13 bits of mantissa the tensor cores ignore; f32
+/// sums) per 8 of K.
+struct GemmTiling {
+  int64_t tile = 64;
+  int64_t kStep = 16;
+  int64_t pad = 0;
+  bool prefetch = false;
+  bool tf32 = false;
+  int64_t groups() const { return tile / (kThreadsDim * kQuad); }
+  int64_t perThread() const { return kQuad * groups(); }
+};
+
+/// 64 x 64 tiles, K in steps of 16: any size, split K when they are few.
+constexpr GemmTiling kSmallTiling{64, 16, 0, false, false};
+/// 128 x 128 tiles (8 x 8 per thread), K in steps of 8, prefetched: large
+/// products with enough tiles to fill the GPU.
+constexpr GemmTiling kLargeTiling{128, 8, 4, true, false};
+/// 64 x 64 tiles on tensor cores, K in steps of 16, prefetched; rows of the
+/// workgroup tiles padded to 72, so that the fragments' loads (lane l reads
+/// row l % 4 and column l / 4) hit 32 different banks.
+constexpr GemmTiling kTF32Tiling{64, 16, 8, true, true};
+
+constexpr int64_t kWarp = 32;
+constexpr int64_t kWarpRows = 32, kWarpCols = 16; // a warp's part of C
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 8;
+
+/// A product C[b] += A[b] x B[b] (M x K times K x N, `batch` of them) as
+/// the tiled kernel sees it: element accessors for in-range indices.
+struct GemmView {
+  Value M, N, K, batch;
+  std::function<Value(OpBuilder &, Value b, Value i, Value k)> loadA;
+  std::function<Value(OpBuilder &, Value b, Value k, Value j)> loadB;
+  std::function<Value(OpBuilder &, Value b, Value i, Value j)> loadC;
+  std::function<void(OpBuilder &, Value v, Value b, Value i, Value j)> storeC;
+};
+
+bool allF32(Operation *op) {
+  return llvm::all_of(op->getOperands(), [](Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    return type && type.getElementType().isF32();
+  });
+}
+
+/// A matmul or batch matmul on f32 memrefs with the default indexing maps.
+std::optional<GemmView> matmulView(OpBuilder &b, linalg::LinalgOp op) {
+  if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+      !op.hasPureBufferSemantics() || !allF32(op))
+    return std::nullopt;
+  bool batched = isa<linalg::BatchMatmulOp>(op);
+  SmallVector<AffineMap> defaults =
+      batched
+          ? linalg::BatchMatmulOp::getDefaultIndexingMaps(op->getContext())
+          : linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
+  if (op.getIndexingMapsArray() != defaults)
+    return std::nullopt;
+  Location loc = op.getLoc();
+  Value A = op.getDpsInputOperand(0)->get();
+  Value B = op.getDpsInputOperand(1)->get();
+  Value C = op.getDpsInitOperand(0)->get();
+  unsigned d = batched ? 1 : 0;
+  GemmView v;
+  v.M = memref::DimOp::create(b, loc, C, d);
+  v.N = memref::DimOp::create(b, loc, C, d + 1);
+  v.K = memref::DimOp::create(b, loc, A, d + 1);
+  v.batch = batched ? Value(memref::DimOp::create(b, loc, C, 0))
+                    : Value(arith::ConstantIndexOp::create(b, loc, 1));
+  auto idx = [batched](Value bz, Value i, Value j) {
+    return batched ? SmallVector<Value>{bz, i, j} : SmallVector<Value>{i, j};
+  };
+  v.loadA = [=](OpBuilder &b, Value bz, Value i, Value k) -> Value {
+    return memref::LoadOp::create(b, loc, A, idx(bz, i, k));
+  };
+  v.loadB = [=](OpBuilder &b, Value bz, Value k, Value j) -> Value {
+    return memref::LoadOp::create(b, loc, B, idx(bz, k, j));
+  };
+  v.loadC = [=](OpBuilder &b, Value bz, Value i, Value j) -> Value {
+    return memref::LoadOp::create(b, loc, C, idx(bz, i, j));
+  };
+  v.storeC = [=](OpBuilder &b, Value x, Value bz, Value i, Value j) {
+    memref::StoreOp::create(b, loc, x, C, idx(bz, i, j));
+  };
+  return v;
+}
+
+/// A 2-D NCHW convolution (input already padded) as an implicit GEMM per
+/// image: M = output channels, N = output pixels, K = C x KH x KW; A is the
+/// filter (rows contiguous), B gathers the input window of each pixel.
+std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
+  auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
+  if (!conv || !op.hasPureBufferSemantics() || !allF32(op))
+    return std::nullopt;
+  Location loc = op.getLoc();
+  Value I = op.getDpsInputOperand(0)->get();
+  Value W = op.getDpsInputOperand(1)->get();
+  Value O = op.getDpsInitOperand(0)->get();
+  auto dim = [&](Value m, int64_t i) -> Value {
+    return memref::DimOp::create(b, loc, m, i);
+  };
+  auto cst = [&](int64_t x) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, x);
+  };
+  auto attr = [&](DenseIntElementsAttr a, int i) {
+    return cst(a.getValues<int64_t>()[i]);
+  };
+  Value sh = attr(conv.getStrides(), 0), sw = attr(conv.getStrides(), 1);
+  Value dh = attr(conv.getDilations(), 0), dw = attr(conv.getDilations(), 1);
+  Value KH = dim(W, 2), KW = dim(W, 3), OW = dim(O, 3);
+  Value window = arith::MulIOp::create(b, loc, KH, KW);
+  GemmView v;
+  v.M = dim(O, 1);
+  v.N = arith::MulIOp::create(b, loc, dim(O, 2), OW);
+  v.K = arith::MulIOp::create(b, loc, dim(W, 1), window);
+  v.batch = dim(O, 0);
+  // k -> (c, kh, kw)
+  auto split = [=](OpBuilder &b, Value k) {
+    Value c = arith::DivUIOp::create(b, loc, k, window);
+    Value r = arith::RemUIOp::create(b, loc, k, window);
+    Value kh = arith::DivUIOp::create(b, loc, r, KW);
+    Value kw = arith::RemUIOp::create(b, loc, r, KW);
+    return std::array<Value, 3>{c, kh, kw};
+  };
+  v.loadA = [=](OpBuilder &b, Value, Value f, Value k) -> Value {
+    auto [c, kh, kw] = split(b, k);
+    return memref::LoadOp::create(b, loc, W, ValueRange{f, c, kh, kw});
+  };
+  v.loadB = [=](OpBuilder &b, Value n, Value k, Value j) -> Value {
+    auto [c, kh, kw] = split(b, k);
+    Value oh = arith::DivUIOp::create(b, loc, j, OW);
+    Value ow = arith::RemUIOp::create(b, loc, j, OW);
+    auto at = [&](Value o, Value s, Value kk, Value dd) -> Value {
+      return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, o, s),
+                                   arith::MulIOp::create(b, loc, kk, dd));
+    };
+    return memref::LoadOp::create(
+        b, loc, I, ValueRange{n, c, at(oh, sh, kh, dh), at(ow, sw, kw, dw)});
+  };
+  auto outIdx = [=](OpBuilder &b, Value n, Value f, Value j) {
+    Value oh = arith::DivUIOp::create(b, loc, j, OW);
+    Value ow = arith::RemUIOp::create(b, loc, j, OW);
+    return SmallVector<Value>{n, f, oh, ow};
+  };
+  v.loadC = [=](OpBuilder &b, Value n, Value f, Value j) -> Value {
+    return memref::LoadOp::create(b, loc, O, outIdx(b, n, f, j));
+  };
+  v.storeC = [=](OpBuilder &b, Value x, Value n, Value f, Value j) {
+    memref::StoreOp::create(b, loc, x, O, outIdx(b, n, f, j));
+  };
+  return v;
+}
+
+/// The value of an index computed from constants, static dims and
+/// products (the sizes of a GemmView), if it is known.
+std::optional<int64_t> staticIndex(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  if (auto dim = v.getDefiningOp<memref::DimOp>()) {
+    auto type = cast<MemRefType>(dim.getSource().getType());
+    std::optional<int64_t> i = getConstantIntValue(dim.getIndex());
+    if (i && !type.isDynamicDim(*i))
+      return type.getDimSize(*i);
+  }
+  if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
+    std::optional<int64_t> a = staticIndex(mul.getLhs()),
+                           b = staticIndex(mul.getRhs());
+    if (a && b)
+      return *a * *b;
+  }
+  return std::nullopt;
+}
+
+/// How a product's K is split: `splits` slices of `length` (whole steps of
+/// 16; the last may be shorter, none is empty). One slice unless its sizes
+/// are static and its 64 x 64 tiles give fewer blocks than
+/// kSplitTargetBlocks (two waves on a 132-SM GPU) while K is long; then
+/// enough slices for that many blocks, each at least kSplitMinK long.
+struct KSplit {
+  int64_t splits = 1;
+  int64_t length = 0;
+};
+
+KSplit splitK(const GemmView &v) {
+  std::optional<int64_t> M = staticIndex(v.M), N = staticIndex(v.N),
+                         K = staticIndex(v.K), batch = staticIndex(v.batch);
+  if (!M || !N || !K || !batch || *M <= 0 || *N <= 0 || *batch <= 0)
+    return {};
+  int64_t tile = kSmallTiling.tile;
+  int64_t blocks =
+      llvm::divideCeil(*M, tile) * llvm::divideCeil(*N, tile) * *batch;
+  int64_t wanted = llvm::divideCeil(kSplitTargetBlocks, blocks);
+  int64_t most = std::min<int64_t>(kSplitMax, *K / kSplitMinK);
+  int64_t splits = std::min(wanted, most);
+  if (splits <= 1)
+    return {};
+  int64_t length =
+      llvm::divideCeil(llvm::divideCeil(*K, splits), kSmallTiling.kStep) *
+      kSmallTiling.kStep;
+  return {static_cast<int64_t>(llvm::divideCeil(*K, length)), length};
+}
+
+void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
+                    const GemmTiling &t) {
+  auto cst = [&](int64_t x) { return arith::ConstantIndexOp::create(b, loc, x); };
+  Value zero = cst(0), one = cst(1);
+  Value M = v.M, N = v.N, K = v.K;
+  Value tile = cst(t.tile);
+  Value gridX = arith::CeilDivUIOp::create(b, loc, N, tile);
+  Value gridY = arith::CeilDivUIOp::create(b, loc, M, tile);
+  Value blocks = arith::MulIOp::create(b, loc, gridX, gridY);
+  blocks = arith::MulIOp::create(b, loc, blocks, v.batch);
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, blocks,
+                                    zero);
+  auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard outer(b);
+  b.setInsertionPointToStart(guard.thenBlock());
+
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  // Split K: slice s of image n is block z = n * splits + s; each writes its
+  // partial sums to partial[z], which a second kernel adds to C.
+  KSplit split = t.tile == kSmallTiling.tile ? splitK(v) : KSplit{};
+  int64_t splits = split.splits;
+  Value partial;
+  Value sliceLen = K;
+  if (splits > 1) {
+    sliceLen = cst(split.length);
+    partial = memref::AllocOp::create(
+        b, loc,
+        MemRefType::get({*staticIndex(v.batch) * splits, *staticIndex(M),
+                         *staticIndex(N)},
+                        f32));
+  }
+  Value gridZ = splits > 1 ? arith::MulIOp::create(b, loc, v.batch, cst(splits))
+                                 .getResult()
+                           : v.batch;
+  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto aTileType = MemRefType::get({t.kStep, t.tile + t.pad}, f32,
+                                   AffineMap(), workgroup);
+  auto bTileType = MemRefType::get({t.kStep, t.tile + (t.tf32 ? t.pad : 0)},
+                                   f32, AffineMap(), workgroup);
+  Value threads = cst(kThreadsDim);
+  auto launch = gpu::LaunchOp::create(b, loc, gridX, gridY, gridZ, threads,
+                                      threads, one, nullptr, nullptr, {},
+                                      TypeRange{aTileType, bTileType});
+  Value As = launch.getWorkgroupAttributions()[0]; // As[k][i] = A[row0 + i][k0 + k]
+  Value Bs = launch.getWorkgroupAttributions()[1]; // Bs[k][j] = B[k0 + k][col0 + j]
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
+  Value row0 = arith::MulIOp::create(b, loc, launch.getBlockIds().y, tile);
+  Value col0 = arith::MulIOp::create(b, loc, launch.getBlockIds().x, tile);
+  Value bz = launch.getBlockIds().z;
+  Value kBegin = zero, kEnd = K;
+  if (splits > 1) {
+    Value slice = arith::RemUIOp::create(b, loc, bz, cst(splits));
+    kBegin = arith::MulIOp::create(b, loc, slice, sliceLen);
+    kEnd = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, kBegin, sliceLen), K);
+    bz = arith::DivUIOp::create(b, loc, bz, cst(splits));
+  }
+  Value tid = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, ty, threads), tx);
+  // A thread's rows and columns of C come in quads of 4 consecutive ones:
+  // its reads of the workgroup tiles are 16-byte vectors, its stores
+  // 16-byte runs. Row (column) n of the thread's: 64 g + 4 ty + r.
+  const int64_t P = t.perThread();
+  Value ty4 = arith::MulIOp::create(b, loc, ty, cst(kQuad));
+  Value tx4 = arith::MulIOp::create(b, loc, tx, cst(kQuad));
+  auto ownIndex = [&](Value base, Value q4, int64_t n) -> Value {
+    int64_t at = (n / kQuad) * kThreadsDim * kQuad + n % kQuad;
+    return arith::AddIOp::create(b, loc, base,
+                                 arith::AddIOp::create(b, loc, q4, cst(at)));
+  };
+  Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+
+  auto inBounds = [&](Value i, Value n, Value j, Value m) {
+    Value a = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i, n);
+    Value c = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, j, m);
+    return arith::AndIOp::create(b, loc, a, c).getResult();
+  };
+  // load(i, j) inside [0, n) x [0, m), else 0.
+  auto loadOrZero = [&](auto load, Value i, Value n, Value j, Value m) {
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32},
+                                  inBounds(i, n, j, m), true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc, load(b, bz, i, j));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, fzero);
+    return ifOp.getResult(0);
+  };
+
+  // The elements of one step that the thread copies into the workgroup
+  // tiles: the tile of A is `tile` rows of `kStep` (consecutive threads
+  // read along a row), that of B `kStep` rows of `tile`.
+  const int64_t copies = t.tile * t.kStep / (kThreadsDim * kThreadsDim);
+  struct Place {
+    Value ai, ak, bk, bj;
+  };
+  auto place = [&](int64_t r) {
+    Value e = arith::AddIOp::create(b, loc, tid,
+                                    cst(r * kThreadsDim * kThreadsDim));
+    return Place{arith::DivUIOp::create(b, loc, e, cst(t.kStep)),
+                 arith::RemUIOp::create(b, loc, e, cst(t.kStep)),
+                 arith::DivUIOp::create(b, loc, e, tile),
+                 arith::RemUIOp::create(b, loc, e, tile)};
+  };
+  auto loadStep = [&](Value k0) {
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < copies; ++r) {
+      Place p = place(r);
+      values.push_back(loadOrZero(
+          v.loadA, arith::AddIOp::create(b, loc, row0, p.ai), M,
+          arith::AddIOp::create(b, loc, k0, p.ak), kEnd));
+      values.push_back(loadOrZero(
+          v.loadB, arith::AddIOp::create(b, loc, k0, p.bk), kEnd,
+          arith::AddIOp::create(b, loc, col0, p.bj), N));
+    }
+    return values;
+  };
+  auto storeStep = [&](ValueRange values) {
+    for (int64_t r = 0; r < copies; ++r) {
+      Place p = place(r);
+      memref::StoreOp::create(b, loc, values[2 * r], As,
+                              ValueRange{p.ak, p.ai});
+      memref::StoreOp::create(b, loc, values[2 * r + 1], Bs,
+                              ValueRange{p.bk, p.bj});
+    }
+  };
+
+  // Tensor cores: warp w computes rows 32 (w / 4) + [0, 32) and columns
+  // 16 (w % 4) + [0, 16) of the tile; lane l holds the fragments' elements
+  // of group g = l / 4 and thread-in-group q = l % 4 (PTX's m16n8k8 layout:
+  // A (g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4); B (q, g), (q + 4, g);
+  // C (g, 2q), (g, 2q + 1), (g + 8, 2q), (g + 8, 2q + 1)).
+  const int64_t mmaRows = kWarpRows / kMmaM, mmaCols = kWarpCols / kMmaN;
+  auto aFragType = VectorType::get({4, 1}, f32);
+  auto bFragType = VectorType::get({2, 1}, f32);
+  auto cFragType = VectorType::get({2, 2}, f32);
+  Value warpRow, warpCol, group, quadLane;
+  if (t.tf32) {
+    Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarp));
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarp));
+    int64_t warpsPerRow = t.tile / kWarpCols;
+    warpRow = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, warp, cst(warpsPerRow)),
+        cst(kWarpRows));
+    warpCol = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, warp, cst(warpsPerRow)),
+        cst(kWarpCols));
+    group = arith::DivUIOp::create(b, loc, lane, cst(4));
+    quadLane = arith::RemUIOp::create(b, loc, lane, cst(4));
+  }
+  auto plus = [&](Value x, int64_t c) -> Value {
+    return c ? arith::AddIOp::create(b, loc, x, cst(c)).getResult() : x;
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  // One step of K on tensor cores: per 8 of K, the warp's A fragments (2
+  // row blocks of 16) and B fragments (2 column blocks of 8) from the
+  // workgroup tiles, then 2 x 2 mma.sync.
+  auto mmaStep = [&](SmallVector<Value> &acc) {
+    Value fragZeroA = arith::ConstantOp::create(
+        b, loc, aFragType, DenseElementsAttr::get(aFragType, 0.0f));
+    Value fragZeroB = arith::ConstantOp::create(
+        b, loc, bFragType, DenseElementsAttr::get(bFragType, 0.0f));
+    for (int64_t k8 = 0; k8 < t.kStep; k8 += kMmaK) {
+      Value kq = plus(quadLane, k8), kq4 = plus(quadLane, k8 + 4);
+      SmallVector<Value> aFrags, bFrags;
+      for (int64_t mi = 0; mi < mmaRows; ++mi) {
+        Value row = add(warpRow, plus(group, mi * kMmaM));
+        Value row8 = plus(row, 8);
+        Value frag = fragZeroA;
+        std::array<std::pair<Value, Value>, 4> at = {
+            {{kq, row}, {kq, row8}, {kq4, row}, {kq4, row8}}};
+        for (int64_t r = 0; r < 4; ++r) {
+          Value x = memref::LoadOp::create(b, loc, As,
+                                           ValueRange{at[r].first, at[r].second});
+          frag = vector::InsertOp::create(b, loc, x, frag,
+                                          ArrayRef<int64_t>{r, 0});
+        }
+        aFrags.push_back(frag);
+      }
+      for (int64_t ni = 0; ni < mmaCols; ++ni) {
+        Value col = add(warpCol, plus(group, ni * kMmaN));
+        Value frag = fragZeroB;
+        std::array<Value, 2> at = {kq, kq4};
+        for (int64_t r = 0; r < 2; ++r) {
+          Value x = memref::LoadOp::create(b, loc, Bs, ValueRange{at[r], col});
+          frag = vector::InsertOp::create(b, loc, x, frag,
+                                          ArrayRef<int64_t>{r, 0});
+        }
+        bFrags.push_back(frag);
+      }
+      for (int64_t mi = 0; mi < mmaRows; ++mi)
+        for (int64_t ni = 0; ni < mmaCols; ++ni) {
+          Value &c = acc[mi * mmaCols + ni];
+          c = nvgpu::MmaSyncOp::create(b, loc, aFrags[mi], bFrags[ni], c,
+                                       ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK},
+                                       /*tf32Enabled=*/true);
+        }
+    }
+  };
+  // The thread's elements of C after the loop: (row, column in the tile,
+  // value).
+  auto ownElements = [&](ValueRange sums) {
+    SmallVector<std::tuple<Value, Value, Value>> out;
+    if (!t.tf32) {
+      for (int64_t r = 0; r < P; ++r)
+        for (int64_t c = 0; c < P; ++c)
+          out.emplace_back(ownIndex(zero, ty4, r), ownIndex(zero, tx4, c),
+                           sums[r * P + c]);
+      return out;
+    }
+    Value q2 = arith::MulIOp::create(b, loc, quadLane, cst(2));
+    for (int64_t mi = 0; mi < mmaRows; ++mi)
+      for (int64_t ni = 0; ni < mmaCols; ++ni) {
+        Value row = add(warpRow, plus(group, mi * kMmaM));
+        Value col = add(warpCol, plus(q2, ni * kMmaN));
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t c = 0; c < 2; ++c)
+            out.emplace_back(plus(row, 8 * r), plus(col, c),
+                             vector::ExtractOp::create(
+                                 b, loc, sums[mi * mmaCols + ni],
+                                 ArrayRef<int64_t>{r, c}));
+      }
+    return out;
+  };
+
+  const int64_t accCount = t.tf32 ? mmaRows * mmaCols : P * P;
+  SmallVector<Value> init(
+      accCount,
+      t.tf32 ? arith::ConstantOp::create(
+                   b, loc, cFragType, DenseElementsAttr::get(cFragType, 0.0f))
+                   .getResult()
+             : fzero);
+  if (t.prefetch)
+    llvm::append_range(init, loadStep(kBegin));
+  Value step = cst(t.kStep);
+  auto kLoop = scf::ForOp::create(b, loc, kBegin, kEnd, step, init);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(kLoop.getBody());
+    Value k0 = kLoop.getInductionVar();
+    ValueRange args = kLoop.getRegionIterArgs();
+    if (t.prefetch)
+      storeStep(args.drop_front(accCount));
+    else
+      storeStep(loadStep(k0));
+    gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> next;
+    if (t.prefetch)
+      next = loadStep(arith::AddIOp::create(b, loc, k0, step));
+    SmallVector<Value> acc(args.take_front(accCount));
+    if (t.tf32)
+      mmaStep(acc);
+    // The thread's rows of A and columns of B at step k: one 16-byte load
+    // per quad (workgroup tiles are 16-byte aligned, their rows multiples
+    // of 16 bytes).
+    auto quad = VectorType::get({kQuad}, f32);
+    for (int64_t k = 0; k < (t.tf32 ? 0 : t.kStep); ++k) {
+      Value kk = cst(k);
+      SmallVector<Value> av, bv;
+      for (int64_t q = 0; q < t.groups(); ++q) {
+        Value at = cst(q * kThreadsDim * kQuad);
+        Value aq = vector::LoadOp::create(
+            b, loc, quad, As,
+            ValueRange{kk, arith::AddIOp::create(b, loc, ty4, at)}, false,
+            llvm::Align(16));
+        Value bq = vector::LoadOp::create(
+            b, loc, quad, Bs,
+            ValueRange{kk, arith::AddIOp::create(b, loc, tx4, at)}, false,
+            llvm::Align(16));
+        for (int64_t r = 0; r < kQuad; ++r) {
+          av.push_back(vector::ExtractOp::create(b, loc, aq, r));
+          bv.push_back(vector::ExtractOp::create(b, loc, bq, r));
+        }
+      }
+      for (int64_t r = 0; r < P; ++r)
+        for (int64_t c = 0; c < P; ++c) {
+          Value &a = acc[r * P + c];
+          a = math::FmaOp::create(b, loc, av[r], bv[c], a);
+        }
+    }
+    gpu::BarrierOp::create(b, loc);
+    llvm::append_range(acc, next);
+    scf::YieldOp::create(b, loc, acc);
+  }
+  for (auto [ti, tj, acc] :
+       ownElements(kLoop.getResults().take_front(accCount))) {
+      Value i = add(row0, ti);
+      Value j = add(col0, tj);
+      auto ifOp = scf::IfOp::create(b, loc, inBounds(i, M, j, N), false);
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      if (partial) {
+        memref::StoreOp::create(b, loc, acc, partial,
+                                ValueRange{launch.getBlockIds().z, i, j});
+        continue;
+      }
+      Value sum = arith::AddFOp::create(b, loc, v.loadC(b, bz, i, j), acc);
+      v.storeC(b, sum, bz, i, j);
+    }
+  gpu::TerminatorOp::create(b, loc);
+  if (!partial)
+    return;
+  // C[n, i, j] += the slices' sums, in slice order (deterministic): a
+  // parallel loop that onnxc-map-parallel-loops-to-gpu launches.
+  b.setInsertionPointAfter(launch);
+  auto loop = scf::ParallelOp::create(
+      b, loc, ValueRange{zero, zero, zero}, ValueRange{v.batch, M, N},
+      ValueRange{one, one, one});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value n = loop.getInductionVars()[0], i = loop.getInductionVars()[1],
+          j = loop.getInductionVars()[2];
+    Value sum = v.loadC(b, n, i, j);
+    Value first = arith::MulIOp::create(b, loc, n, cst(splits));
+    for (int64_t s = 0; s < splits; ++s) {
+      Value z = arith::AddIOp::create(b, loc, first, cst(s));
+      sum = arith::AddFOp::create(
+          b, loc, sum,
+          memref::LoadOp::create(b, loc, partial, ValueRange{z, i, j}));
+    }
+    v.storeC(b, sum, n, i, j);
+  }
+  memref::DeallocOp::create(b, loc, partial);
+}
+
+/// Tensor cores with `tf32`; else 128-tiles where a product's static sizes
+/// give at least a wave of them, else 64-tiles; `forced` (64 or 128, the
+/// pass's option) overrides.
+GemmTiling chooseTiling(const GemmView &v, int64_t forced, bool tf32) {
+  if (tf32)
+    return kTF32Tiling;
+  if (forced == kLargeTiling.tile)
+    return kLargeTiling;
+  if (forced == kSmallTiling.tile)
+    return kSmallTiling;
+  std::optional<int64_t> M = staticIndex(v.M), N = staticIndex(v.N),
+                         batch = staticIndex(v.batch);
+  int64_t tile = kLargeTiling.tile;
+  if (M && N && batch &&
+      llvm::divideCeil(*M, tile) * llvm::divideCeil(*N, tile) * *batch >=
+          kLargeMinBlocks)
+    return kLargeTiling;
+  return kSmallTiling;
+}
+
+struct GPUTiledMatmulPass
+    : onnxc::impl::GPUTiledMatmulBase<GPUTiledMatmulPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
+              linalg::Conv2DNchwFchwOp>(op.getOperation()))
+        candidates.push_back(op);
+    });
+    for (linalg::LinalgOp op : candidates) {
+      OpBuilder b(op);
+      std::optional<GemmView> view = matmulView(b, op);
+      if (!view)
+        view = convView(b, op);
+      if (!view)
+        continue; // the ops it built for the view fold away
+      buildTiledGemm(b, op.getLoc(), *view, chooseTiling(*view, tile, tf32));
+      op->erase();
+    }
+  }
+};
+
+} // namespace
