@@ -25,11 +25,13 @@ Needs python3 with numpy (and torch for the comparison); no onnxc, no LLVM.
 """
 
 import argparse
+import concurrent.futures
 import ctypes
 import json
 import multiprocessing as mp
 import os
 import queue
+import subprocess
 import sys
 import tarfile
 import time
@@ -177,13 +179,72 @@ def worker(tasks, results):
         results.put(("done", folder, status, detail))
 
 
+def tool_env(root):
+    """(onnxc-run, its environment) from the bundle's bin/: the bundled
+    protobuf libraries, and its libstdc++ only where the machine's own is
+    too old; (None, message) when it cannot run."""
+    bin_dir = os.path.join(root, "bin")
+    tool = os.path.join(bin_dir, "onnxc-run")
+    if not os.path.exists(tool):
+        return None, "no onnxc-run in the bundle"
+    problem = ""
+    for libs in (bin_dir, bin_dir + ":" + os.path.join(bin_dir, "fallback")):
+        env = dict(os.environ)
+        env["LD_LIBRARY_PATH"] = libs + ":" + env.get("LD_LIBRARY_PATH", "")
+        r = subprocess.run([tool, "--help"], env=env, capture_output=True, text=True)
+        if r.returncode == 0:
+            return tool, env
+        problem = (r.stderr or r.stdout).strip()[:300]
+    return None, "onnxc-run does not start: " + problem
+
+
+def run_with_tool(folder, tool, env):
+    """A test whose values numpy does not hold (sequences, optionals, maps,
+    strings, float8, int4, ...), run as utils/conformance.py runs it on the
+    CPU: onnxc-run with the data set's .pb files, on the GPU."""
+    with open(os.path.join(folder, "meta.json")) as f:
+        meta = json.load(f)
+    for d in meta["data"]:
+        data = os.path.join(folder, d["dir"])
+        cmd = [tool, os.path.join(folder, "model.so"), "--device", meta.get("device", "cuda"),
+               "--inputs", data,
+               "--expected-dir", data, "--rtol", repr(meta["rtol"]), "--atol",
+               repr(meta["atol"]), "--check-determinism"]
+        try:
+            r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            return "TIMEOUT", "%s: onnxc-run took more than 120 s" % d["dir"]
+        if r.returncode < 0:
+            return "CRASH", "%s: onnxc-run killed by signal %d" % (d["dir"], -r.returncode)
+        if r.returncode:
+            lines = [l for l in (r.stderr + r.stdout).splitlines() if l.strip()]
+            return "FAIL", "%s: %s" % (d["dir"], " | ".join(lines[-3:])[:400])
+    return "PASS", ""
+
+
 def conformance(root, out, deadline):
     folders = []
     for suite in sorted(os.listdir(os.path.join(root, "tests"))):
         base = os.path.join(root, "tests", suite)
         folders += [os.path.join(base, t) for t in sorted(os.listdir(base))]
-    pending = list(folders)
     results = {}
+    # Tests for onnxc-run: 8 at a time in the background (each its own
+    # process and CUDA context) while the others run through ctypes.
+    by_tool = []
+    for f in folders:
+        with open(os.path.join(f, "meta.json")) as m:
+            if json.load(m).get("runner") == "onnxc-run":
+                by_tool.append(f)
+    tool, env = tool_env(root)
+    pool = concurrent.futures.ThreadPoolExecutor(8)
+
+    def run_one(folder):
+        if time.time() > deadline:
+            return
+        results[folder] = run_with_tool(folder, tool, env) if tool else ("FAIL", env)
+
+    tool_runs = [pool.submit(run_one, f) for f in by_tool]
+    pending = [f for f in folders if f not in set(by_tool)]
     ctx = mp.get_context("spawn")
     while pending and time.time() < deadline:
         tasks, res = ctx.Queue(), ctx.Queue()
@@ -216,10 +277,12 @@ def conformance(root, out, deadline):
                                         "worker exit %s" % p.exitcode)
                 p.kill()
                 break
-            if len(results) == len(folders):
+            if all(f in results for f in pending):
                 break
         p.join(5)
-        pending = [f for f in folders if f not in results]
+        pending = [f for f in pending if f not in results]
+    concurrent.futures.wait(tool_runs)
+    pool.shutdown()
     counts = {}
     with open(os.path.join(out, "conformance.txt"), "w") as f:
         for folder in folders:
@@ -457,8 +520,17 @@ def unpack(bundle, name):
 def probe(root):
     """None when the first test's kernels load, else the message."""
     base = os.path.join(root, "tests")
-    suite = sorted(os.listdir(base))[0]
-    folder = os.path.join(base, suite, sorted(os.listdir(os.path.join(base, suite)))[0])
+    folder = None
+    for suite in sorted(os.listdir(base)):
+        for t in sorted(os.listdir(os.path.join(base, suite))):
+            with open(os.path.join(base, suite, t, "meta.json")) as f:
+                if "runner" not in json.load(f):
+                    folder = os.path.join(base, suite, t)
+                    break
+        if folder:
+            break
+    if folder is None:
+        return None
     ctx = mp.get_context("spawn")
     with ctx.Pool(1) as pool:
         status, detail = pool.apply(run_test, (folder,))

@@ -72,6 +72,18 @@ def bundle_test(test, args, out, variant=""):
     meta = {"name": test.full_name, "rtol": test.rtol, "atol": test.atol, "data": []}
     if variant == "tf32":
         meta["rtol"] = meta["atol"] = 2e-2
+    if needs_onnxc_run(test.model):
+        # Sequences, optionals, maps, strings, float8/int4/...: the data
+        # sets as they are, run by onnxc-run (bundled) as conformance.py
+        # runs them on the CPU.
+        meta["runner"] = "onnxc-run"
+        meta["device"] = "cpu" if args.gpu_arch == "cpu" else "cuda"
+        for d in test.data_sets:
+            shutil.copytree(d, os.path.join(folder, os.path.basename(d)))
+            meta["data"].append({"dir": os.path.basename(d)})
+        with open(os.path.join(folder, "meta.json"), "w") as f:
+            json.dump(meta, f)
+        return test.full_name, ""
     try:
         if test.light_outputs is not None:
             arrays = {"out%d" % k: read_pb(f) for k, f in enumerate(test.light_outputs)}
@@ -95,6 +107,42 @@ def bundle_test(test, args, out, variant=""):
     with open(os.path.join(folder, "meta.json"), "w") as f:
         json.dump(meta, f)
     return test.full_name, ""
+
+
+# Tensor element types numpy holds as the C API's dtypes (bf16 as uint16).
+NPZ_TYPES = {1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16}
+
+
+def needs_onnxc_run(model):
+    """Whether a test's inputs or outputs are anything but tensors numpy
+    holds: those run through onnxc-run on the GPU machine."""
+    m = onnx.load(model, load_external_data=False)
+    for v in list(m.graph.input) + list(m.graph.output):
+        if v.type.WhichOneof("value") != "tensor_type" or \
+                v.type.tensor_type.elem_type not in NPZ_TYPES:
+            return True
+    return False
+
+
+def bundle_tools(stage):
+    """onnxc-run and the shared libraries it needs that a GPU machine may
+    lack (protobuf, onnx's protos; libstdc++ as a fallback in
+    bin/fallback/, used only where the machine's own is older)."""
+    bin_dir = os.path.join(stage, "bin")
+    os.makedirs(os.path.join(bin_dir, "fallback"), exist_ok=True)
+    tool = os.path.join(ROOT, "build", "bin", "onnxc-run")
+    shutil.copy(tool, bin_dir)
+    out = subprocess.run(["ldd", tool], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        parts = line.split("=>")
+        if len(parts) != 2 or not parts[1].strip().startswith("/"):
+            continue
+        lib = parts[1].split()[0]
+        name = os.path.basename(lib)
+        if name.startswith(("libprotobuf", "libonnx")):
+            shutil.copy(lib, bin_dir)
+        elif name.startswith("libstdc++"):
+            shutil.copy(lib, os.path.join(bin_dir, "fallback"))
 
 
 def constant_weights(src, dst):
@@ -176,6 +224,7 @@ def main():
             if problem:
                 problems.append("%s: %s" % (name, problem))
     print("tests: %d bundled, %d left out" % (len(jobs) - len(problems), len(problems)))
+    bundle_tools(stage)
     for p in problems:
         print("  " + p)
 
