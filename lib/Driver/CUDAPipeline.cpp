@@ -89,6 +89,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   tiled.tile = options.gemmTile;
   tiled.tf32 = options.tf32;
   pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul(tiled));
+  pm.addNestedPass<func::FuncOp>(createGPUReductions());
   pm.addNestedPass<func::FuncOp>(createGPUCopies());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createLowerAffinePass());

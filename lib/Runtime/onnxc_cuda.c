@@ -65,6 +65,8 @@ static struct {
   CUresult (*MemPrefetchAsyncV2)(CUdeviceptr, size_t, mem_location, unsigned,
                                  CUstream);
   CUresult (*MemPrefetchAsync)(CUdeviceptr, size_t, CUdevice, CUstream);
+  /* Optional: inputs copied by the driver (DMA) instead of the host. */
+  CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   /* Optional: the kernel profile (ONNXC_CUDA_PROFILE). */
   CUresult (*EventCreate)(CUevent *, unsigned);
   CUresult (*EventRecord)(CUevent, CUstream);
@@ -119,6 +121,7 @@ static void load_cuda(void) {
   }
   cu.MemPrefetchAsyncV2 = dlsym(lib, "cuMemPrefetchAsync_v2");
   cu.MemPrefetchAsync = dlsym(lib, "cuMemPrefetchAsync");
+  cu.MemcpyHtoDAsync = dlsym(lib, "cuMemcpyHtoDAsync_v2");
   cu.EventCreate = dlsym(lib, "cuEventCreate");
   cu.EventRecord = dlsym(lib, "cuEventRecord");
   cu.EventElapsedTime = dlsym(lib, "cuEventElapsedTime");
@@ -153,6 +156,7 @@ static void load_cuda(void) {
   g_device = device;
 }
 
+static __thread const char *g_kernel; /* the run's last kernel looked up */
 static void profile_run(void);
 static void profile_launch_begin(CUfunction f, const char *name,
                                  const unsigned dims[6]);
@@ -172,6 +176,7 @@ void onnxc_rt_device_enter(void) {
   if (r)
     onnxc_rt_abort(ONNXC_ERROR_DEVICE, "CUDA: cuCtxSetCurrent failed (%s)",
                    error_string(r));
+  g_kernel = NULL; /* none of this run's yet */
   profile_run();
 }
 
@@ -197,6 +202,22 @@ void onnxc_rt_device_prefetch(void *p, size_t bytes) {
   } else if (cu.MemPrefetchAsync) {
     cu.MemPrefetchAsync(d, bytes, g_device, CU_STREAM_PER_THREAD);
   }
+}
+
+/* Copies a caller's input into a managed buffer of the run: by the driver
+ * on the thread's stream (returns once the caller's memory is read; the
+ * kernels after it see the data, host code waits for it), else by the host
+ * and prefetched. */
+static __thread int g_pending;
+void onnxc_rt_device_upload(void *dst, const void *src, size_t bytes) {
+  if (g_context && cu.MemcpyHtoDAsync &&
+      !cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dst, src, bytes,
+                          CU_STREAM_PER_THREAD)) {
+    g_pending = 1;
+    return;
+  }
+  memcpy(dst, src, bytes);
+  onnxc_rt_device_prefetch(dst, bytes);
 }
 
 void onnxc_rt_device_free(void *p) {
@@ -280,8 +301,8 @@ typedef struct {
 } lazy_module;
 
 static pthread_mutex_t g_modules_lock = PTHREAD_MUTEX_INITIALIZER;
-static __thread const char *g_kernel; /* the last kernel looked up */
-static __thread int g_pending;        /* launches not yet waited for */
+/* g_kernel, g_pending (above): the last kernel looked up, and launches or
+ * copies not yet waited for. */
 
 void *mgpuModuleLoad(void *data, size_t size) {
   (void)size;
@@ -351,10 +372,14 @@ void onnxc_rt_device_sync(void) {
     return;
   g_pending = 0;
   CUresult r = cu.StreamSynchronize(CU_STREAM_PER_THREAD);
+  if (r && !g_kernel)
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE,
+                   "CUDA: copying the inputs to the device failed (%s)",
+                   error_string(r));
   if (r)
     onnxc_rt_abort(ONNXC_ERROR_DEVICE,
                    "CUDA: a kernel failed (%s); the last one launched was %s",
-                   error_string(r), g_kernel ? g_kernel : "?");
+                   error_string(r), g_kernel);
   profile_harvest();
 }
 

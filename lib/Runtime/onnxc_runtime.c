@@ -53,6 +53,8 @@ extern void onnxc_rt_device_free(void *p) __attribute__((weak));
 extern void onnxc_rt_device_enter(void) __attribute__((weak));
 extern void onnxc_rt_device_prefetch(void *p, size_t bytes)
     __attribute__((weak));
+extern void onnxc_rt_device_upload(void *dst, const void *src, size_t bytes)
+    __attribute__((weak));
 /* Waits for the kernels the thread launched (ending the run if one
  * failed), or only waits. */
 extern void onnxc_rt_device_drain(void) __attribute__((weak));
@@ -428,7 +430,8 @@ static void unpack_inputs(void **args) {
 }
 
 /* The CUDA target: each input descriptor (args[1..]) is pointed at a copy
- * in a buffer of the run (managed memory), which kernels can read. */
+ * in a buffer of the run (managed memory), which kernels can read, made by
+ * the driver (onnxc_rt_device_upload). */
 static void stage_inputs(void **args) {
   for (int i = 0; i < g_num_inputs; ++i) {
     int64_t *w = args[1 + i];
@@ -443,8 +446,7 @@ static void stage_inputs(void **args) {
       continue;
     void *copy = allocate_block(bytes, 64, 1), *data;
     memcpy(&data, &w[1], sizeof data);
-    memcpy(copy, data, bytes);
-    onnxc_rt_device_prefetch(copy, bytes);
+    onnxc_rt_device_upload(copy, data, bytes);
     memcpy(&w[0], &copy, sizeof copy);
     memcpy(&w[1], &copy, sizeof copy);
   }

@@ -193,6 +193,8 @@ def main():
                     help="the tests whose name matches also compiled with "
                          "--gpu-precision=tf32 (suite SUITE+tf32, rtol = atol = 2e-2)")
     ap.add_argument("--no-bench", action="store_true")
+    ap.add_argument("--no-bench-variants", action="store_true",
+                    help="the benchmark models with the default flags only")
     args = ap.parse_args()
     args.onnxc = os.path.abspath(args.onnxc)
     global BINARY
@@ -257,13 +259,13 @@ def main():
                                         "bert_encoder_static")]
         variants = {"tile64": ["--gpu-gemm-tile=64"], "tile128": ["--gpu-gemm-tile=128"],
                     "tf32": ["--gpu-precision=tf32"]}
-        for model, variant in [("sgemm_4096", "tile64"), ("sgemm_1024", "tile128"),
-                               ("matmul_1111x777x1000", "tile64"),
-                               ("matmul_1111x777x1000", "tile128"),
-                               ("resnet50_full", "tile128"), ("bert_encoder_static", "tile128"),
-                               ("sgemm_1024", "tf32"), ("sgemm_4096", "tf32"),
-                               ("matmul_1111x777x1000", "tf32"), ("matmul_64x8192x64", "tf32"),
-                               ("resnet50_full", "tf32"), ("bert_encoder_static", "tf32")]:
+        wanted = [("sgemm_4096", "tile64"), ("sgemm_1024", "tile128"),
+                  ("matmul_1111x777x1000", "tile64"), ("matmul_1111x777x1000", "tile128"),
+                  ("resnet50_full", "tile128"), ("bert_encoder_static", "tile128"),
+                  ("sgemm_1024", "tf32"), ("sgemm_4096", "tf32"),
+                  ("matmul_1111x777x1000", "tf32"), ("matmul_64x8192x64", "tf32"),
+                  ("resnet50_full", "tf32"), ("bert_encoder_static", "tf32")]
+        for model, variant in [] if args.no_bench_variants else wanted:
             builds.append((model + "+" + variant, model, variants[variant]))
         for n, model, flags in builds:
             ok, err = compile_cuda(args.onnxc, os.path.join(models, model + ".onnx"),

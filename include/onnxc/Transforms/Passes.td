@@ -574,6 +574,32 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUReductions : Pass<"onnxc-gpu-reductions", "func::FuncOp"> {
+  let summary = "Run reductions into few outputs as a block per output";
+  let description = [{
+    The CUDA target (memrefs, before linalg -> parallel loops). A
+    `linalg.generic` with static sizes that reduces into at most 16384
+    outputs over at least 32 elements each, whose body folds each element
+    into the output with one arith combiner (`out = combiner(out, c)`: add,
+    mul, max, min, and, or, ...; the output indexed by parallel dims only),
+    becomes a `gpu.launch` of one block per output (grid x: the outputs,
+    linearised) of 64, 128 or 256 threads (by the reduction's size): thread
+    t folds elements t, t + T, ... of the linearised reduction domain into
+    a partial value that starts at the combiner's neutral element, the
+    block combines the partials pairwise in workgroup memory (log2 T steps,
+    a barrier each), and thread 0 folds the total into the output's initial
+    value. One thread per output (the generic mapping) would run a
+    LayerNorm's 256 row means as one block. The order of the additions
+    differs from the sequential loop's: float sums differ in their last
+    bits.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def GPUCopies : Pass<"onnxc-gpu-copies", "func::FuncOp"> {
   let summary = "Copies between buffers as linalg.copy, to run as kernels";
   let description = [{

@@ -104,3 +104,16 @@ CUresult cuEventDestroy_v2(void *event) {
   free(event);
   return 0;
 }
+
+/* Copies as the host would; FAKE_CUDA_NO_DMA=1 fails them (the runtime
+ * then copies itself). */
+CUresult cuMemcpyHtoDAsync_v2(unsigned long long dst, const void *src,
+                              size_t bytes, void *stream) {
+  (void)stream;
+  const char *no = getenv("FAKE_CUDA_NO_DMA");
+  if (no && *no == '1')
+    return 1;
+  memcpy((void *)(size_t)dst, src, bytes);
+  fprintf(stderr, "fake cuda: upload %zu bytes\n", bytes);
+  return 0;
+}

@@ -1,0 +1,256 @@
+//===- GPUReductions.cpp - Reductions as block-per-output kernels ---------===//
+//
+// onnxc-gpu-reductions: a linalg.generic that reduces (a sum, a maximum, a
+// product, ...) into fewer outputs than a GPU has threads would, mapped one
+// thread per output, leave most of the GPU idle while each thread walks its
+// whole reduction alone: LayerNorm's means over 768 for 256 rows run as one
+// block. Here each output gets a block instead: its threads walk the
+// reduction domain in strides of the block size, each folding its share
+// into a partial value from the combiner's neutral element, then combine
+// the partials pairwise in workgroup memory, and thread 0 folds the result
+// into the output's initial value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Transforms/Passes.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_GPUREDUCTIONS
+#include "onnxc/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kMaxOutputs = 16384; // more: 64 blocks of threads or more
+constexpr int64_t kMinReduction = 32;  // fewer: not worth a block
+
+/// The reduction a generic performs: its combiner (out = combiner(out, c))
+/// with the neutral element, and the position of `out` among the
+/// combiner's operands.
+struct Reduction {
+  Operation *combiner = nullptr;
+  TypedAttr neutral;
+  unsigned outOperand = 0;
+};
+
+std::optional<Reduction> matchCombiner(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
+      op.getNumReductionLoops() == 0)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  BlockArgument out = body->getArguments().back();
+  SmallVector<Operation *> combiners;
+  if (!matchReduction({out}, 0, combiners) || combiners.size() != 1 ||
+      !out.hasOneUse())
+    return std::nullopt;
+  Operation *combiner = combiners.front();
+  if (combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+      combiner->getNumRegions() != 0 ||
+      !isa<arith::ArithDialect>(combiner->getDialect()))
+    return std::nullopt;
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return std::nullopt;
+  // The combiner's result is what the body yields.
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (yield.getValues().front() != combiner->getResult(0))
+    return std::nullopt;
+  unsigned outOperand = combiner->getOperand(0) == out ? 0 : 1;
+  // The output is indexed by parallel dims only.
+  AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (AffineExpr e : outMap.getResults()) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || iterators[d.getPosition()] != utils::IteratorType::parallel)
+      return std::nullopt;
+  }
+  return Reduction{combiner, *neutral, outOperand};
+}
+
+/// Whether a block per output pays: static sizes, few outputs, a long
+/// enough reduction.
+bool worthBlocks(linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t outputs = 1, reduced = 1;
+  for (auto [size, kind] : llvm::zip(ranges, iterators)) {
+    if (ShapedType::isDynamic(size))
+      return false;
+    (kind == utils::IteratorType::parallel ? outputs : reduced) *= size;
+  }
+  return outputs > 0 && outputs <= kMaxOutputs && reduced >= kMinReduction;
+}
+
+/// `combiner` applied to (acc, x), `acc` in the output's operand position.
+Value combine(OpBuilder &b, const Reduction &r, Value acc, Value x) {
+  IRMapping map;
+  map.map(r.combiner->getOperand(r.outOperand), acc);
+  map.map(r.combiner->getOperand(1 - r.outOperand), x);
+  return b.clone(*r.combiner, map)->getResult(0);
+}
+
+/// `linear` split into indices of `sizes` (the last fastest).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> sizes) {
+  SmallVector<Value> out(sizes.size());
+  Value rest = linear;
+  for (int64_t d = int64_t(sizes.size()) - 1; d >= 0; --d) {
+    Value size = arith::ConstantIndexOp::create(b, loc, sizes[d]);
+    out[d] =
+        d > 0 ? arith::RemUIOp::create(b, loc, rest, size).getResult() : rest;
+    if (d > 0)
+      rest = arith::DivUIOp::create(b, loc, rest, size);
+  }
+  return out;
+}
+
+void buildBlockReduction(linalg::GenericOp op, const Reduction &r) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> parallelSizes, reducedSizes;
+  SmallVector<unsigned> parallelDims, reducedDims;
+  int64_t outputs = 1, reduced = 1;
+  for (auto [d, size] : llvm::enumerate(ranges)) {
+    bool parallel = iterators[d] == utils::IteratorType::parallel;
+    (parallel ? parallelSizes : reducedSizes).push_back(size);
+    (parallel ? parallelDims : reducedDims).push_back(d);
+    (parallel ? outputs : reduced) *= size;
+  }
+  int64_t threads = reduced >= 256 ? 256 : reduced >= 128 ? 128 : 64;
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Type elem = r.combiner->getResult(0).getType();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  auto partialsType = MemRefType::get({threads}, elem, AffineMap(), workgroup);
+  Value one = cst(1);
+  auto launch =
+      gpu::LaunchOp::create(b, loc, cst(outputs), one, one, cst(threads), one,
+                            one, nullptr, nullptr, {}, TypeRange{partialsType});
+  Value partials = launch.getWorkgroupAttributions()[0];
+  b.setInsertionPointToEnd(&launch.getBody().front());
+  Value tid = launch.getThreadIds().x;
+  SmallVector<Value> ivs(ranges.size());
+  for (auto [d, v] :
+       llvm::zip(parallelDims,
+                 delinearize(b, loc, launch.getBlockIds().x, parallelSizes)))
+    ivs[d] = v;
+
+  // The thread's share: r = tid, tid + threads, ... of the reduction domain.
+  Value neutral = arith::ConstantOp::create(b, loc, r.neutral);
+  auto loop = scf::ForOp::create(b, loc, tid, cst(reduced), cst(threads),
+                                 ValueRange{neutral});
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(loop.getBody());
+    for (auto [d, v] :
+         llvm::zip(reducedDims,
+                   delinearize(b, loc, loop.getInductionVar(), reducedSizes)))
+      ivs[d] = v;
+    IRMapping map;
+    Block *body = op.getBlock();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap m = op.getMatchingIndexingMap(input);
+      Value value = input->get();
+      Value loaded;
+      if (isa<MemRefType>(value.getType())) {
+        SmallVector<Value> indices;
+        for (unsigned i = 0; i < m.getNumResults(); ++i)
+          indices.push_back(
+              affine::AffineApplyOp::create(b, loc, m.getSubMap({i}), ivs));
+        loaded = memref::LoadOp::create(b, loc, value, indices);
+      } else {
+        loaded = value; // a scalar operand
+      }
+      map.map(body->getArgument(input->getOperandNumber()), loaded);
+    }
+    Value partial = loop.getRegionIterArgs()[0];
+    for (Operation &inner : body->without_terminator()) {
+      if (&inner == r.combiner) {
+        map.map(inner.getResult(0),
+                combine(b, r, partial,
+                        map.lookup(inner.getOperand(1 - r.outOperand))));
+        continue;
+      }
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        map.map(index.getResult(), ivs[index.getDim()]);
+        continue;
+      }
+      b.clone(inner, map);
+    }
+    scf::YieldOp::create(b, loc, map.lookup(r.combiner->getResult(0)));
+  }
+  memref::StoreOp::create(b, loc, loop.getResult(0), partials, tid);
+  gpu::BarrierOp::create(b, loc);
+  // Pairwise: partials[t] = combine(partials[t], partials[t + s]).
+  for (int64_t s = threads / 2; s > 0; s /= 2) {
+    Value active =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, cst(s));
+    auto ifOp = scf::IfOp::create(b, loc, active, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value mine = memref::LoadOp::create(b, loc, partials, tid);
+      Value other = memref::LoadOp::create(
+          b, loc, partials,
+          ValueRange{arith::AddIOp::create(b, loc, tid, cst(s))});
+      memref::StoreOp::create(b, loc, combine(b, r, mine, other), partials,
+                              tid);
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+  // Thread 0: out = combine(out, the block's total).
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0));
+  auto last = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(last.thenBlock());
+    OpOperand *init = op.getDpsInitOperand(0);
+    AffineMap m = op.getMatchingIndexingMap(init);
+    SmallVector<Value> indices;
+    for (AffineExpr e : m.getResults())
+      indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+    Value out = init->get();
+    Value total = memref::LoadOp::create(b, loc, partials, cst(0));
+    Value old = memref::LoadOp::create(b, loc, out, indices);
+    memref::StoreOp::create(b, loc, combine(b, r, old, total), out, indices);
+  }
+  gpu::TerminatorOp::create(b, loc);
+  op.erase();
+}
+
+struct GPUReductionsPass : onnxc::impl::GPUReductionsBase<GPUReductionsPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::GenericOp, Reduction>> candidates;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op->getParentOfType<gpu::LaunchOp>() || !worthBlocks(op))
+        return;
+      // Every operand a memref (or a scalar input).
+      if (!llvm::all_of(op.getDpsInits(),
+                        [](Value v) { return isa<MemRefType>(v.getType()); }))
+        return;
+      if (std::optional<Reduction> r = matchCombiner(op))
+        candidates.push_back({op, *r});
+    });
+    for (auto &[op, r] : candidates)
+      buildBlockReduction(op, r);
+  }
+};
+
+} // namespace

@@ -1,0 +1,94 @@
+// RUN: onnx-mlir-opt %s --onnxc-gpu-reductions --canonicalize --cse | FileCheck %s
+
+// A row sum of 256 rows of 768 (LayerNorm's mean): one block of 256
+// threads per row; thread t adds elements t, t + 256, t + 512 of its row to
+// a partial from 0.0, the block adds the partials pairwise in workgroup
+// memory (8 steps), thread 0 adds the total to the output's initial value.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1) workgroup(%[[P:.*]] : memref<256xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %[[T]] to %c768 step %c256 iter_args(%[[ACC:.*]] = %cst) -> (f32) {
+// CHECK:   %[[X:.*]] = memref.load %arg0[%[[ROW]], %[[K]]]
+// CHECK:   %[[NEW:.*]] = arith.addf %[[ACC]], %[[X]] : f32
+// CHECK:   scf.yield %[[NEW]]
+// CHECK: memref.store %[[SUM]], %[[P]][%[[T]]]
+// CHECK: gpu.barrier
+// CHECK: %[[ACTIVE:.*]] = arith.cmpi ult, %[[T]], %c128
+// CHECK: scf.if %[[ACTIVE]] {
+// CHECK:   memref.load %[[P]][%[[T]]]
+// CHECK:   %[[U:.*]] = arith.addi %[[T]], %c128
+// CHECK:   memref.load %[[P]][%[[U]]]
+// CHECK:   arith.addf
+// CHECK:   memref.store
+// CHECK-COUNT-8: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK:   %[[TOTAL:.*]] = memref.load %[[P]][%c0]
+// CHECK:   %[[OLD:.*]] = memref.load %arg1[%[[ROW]]]
+// CHECK:   %[[R:.*]] = arith.addf %[[OLD]], %[[TOTAL]] : f32
+// CHECK:   memref.store %[[R]], %arg1[%[[ROW]]]
+// CHECK-NOT: linalg.generic
+func.func @row_sum(%x: memref<256x768xf32>, %y: memref<256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<256x768xf32>) outs(%y : memref<256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// The maximum over H x W = 7 x 7 of each of 2 x 64 channels, the element
+// computed from the input first (x * 2): 128 blocks of 64 threads; the
+// thread's index splits into (h, w); the partial starts at -inf.
+// CHECK-LABEL: func.func @channel_max
+// CHECK: gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128, {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, {{.*}} workgroup(%{{.*}} : memref<64xf32, #gpu.address_space<workgroup>>)
+// CHECK-DAG: %[[C:.*]] = arith.remui %[[B]], %c64
+// CHECK-DAG: %[[N:.*]] = arith.divui %[[B]], %c64
+// CHECK: scf.for %[[K:.*]] = %[[T]] to %c49 step %c64 iter_args(%{{.*}} = %cst{{.*}}) -> (f32)
+// CHECK:   %[[W:.*]] = arith.remui %[[K]], %c7
+// CHECK:   %[[H:.*]] = arith.divui %[[K]], %c7
+// CHECK:   %[[X:.*]] = memref.load %arg0[%[[N]], %[[C]], %[[H]], %[[W]]]
+// CHECK:   %[[X2:.*]] = arith.mulf %[[X]], %{{.*}}
+// CHECK:   arith.maximumf %[[X2]], %{{.*}}
+// CHECK-COUNT-6: gpu.barrier
+// CHECK: arith.maximumf
+func.func @channel_max(%x: memref<2x64x7x7xf32>, %y: memref<2x64xf32>) {
+  %two = arith.constant 2.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x : memref<2x64x7x7xf32>) outs(%y : memref<2x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %two : f32
+    %1 = arith.maximumf %0, %out : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// Left to the one-thread-per-output mapping: a short reduction (9), many
+// outputs (2 x 256 x 256), a body that is no single combiner (out used
+// twice), dynamic sizes.
+// CHECK-LABEL: func.func @not_blocks
+// CHECK-NOT: gpu.launch
+// CHECK-COUNT-4: linalg.generic
+func.func @not_blocks(%a: memref<64x9xf32>, %b: memref<64xf32>, %c: memref<512x256x40xf32>, %d: memref<512x256xf32>, %e: memref<?x?xf32>, %f: memref<?xf32>, %g: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<64x9xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%c : memref<512x256x40xf32>) outs(%d : memref<512x256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%g : memref<64x64xf32>) outs(%b : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %out, %out : f32
+    %1 = arith.addf %0, %in : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%e : memref<?x?xf32>) outs(%f : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
