@@ -59,6 +59,9 @@ void mlir::onnxc::buildNodeLineTablesPipeline(OpPassManager &pm) {
 }
 
 void mlir::onnxc::buildONNXGraphPipeline(OpPassManager &pm) {
+  // QDQ patterns first, before the folds turn weights' DequantizeLinear
+  // into float constants.
+  pm.addNestedPass<func::FuncOp>(createONNXFuseQDQ());
   // Shapes computed by Shape -> Gather -> Concat chains become constants,
   // so a second round of inference can make their Reshapes static.
   pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());

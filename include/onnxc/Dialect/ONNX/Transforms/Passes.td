@@ -43,6 +43,28 @@ def ONNXFoldBatchNorm : Pass<"onnx-fold-batch-norm", "func::FuncOp"> {
   let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
 }
 
+def ONNXFuseQDQ : Pass<"onnx-fuse-qdq", "func::FuncOp"> {
+  let summary = "Run QDQ-quantized Conv and MatMul as QLinearConv and "
+                "QLinearMatMul";
+  let description = [{
+    A QuantizeLinear of a Conv (or MatMul) whose operands are
+    DequantizeLinear results of 8-bit tensors is what ONNX Runtime runs as
+    one integer operator; so does this pass, replacing the QuantizeLinear
+    and the Conv (MatMul) by a QLinearConv (QLinearMatMul) of the
+    DequantizeLinears' operands (which stay for their other users, if any).
+    Conditions: f32 scales; X, A and the output quantized per tensor; W per
+    tensor or per output channel (axis 0), B per tensor or per column (a 2-D
+    B, axis 1); no blocks; a Conv's bias the DequantizeLinear of an int32
+    tensor with zero point 0 and scale x_scale * w_scale (constants, checked
+    to a relative 1e-6). A Relu between the op and a QuantizeLinear whose
+    zero point is the least value of its type is dropped first: the
+    quantization clamps what Relu would have. Results can differ from the
+    float pattern's by one unit of the output's quantization: the integer
+    operators sum exactly and round once.
+  }];
+  let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
+}
+
 def ONNXFoldConstants : Pass<"onnx-fold-constants", "func::FuncOp"> {
   let summary = "Evaluate constant subgraphs of onnx ops at compile time";
   let description = [{
