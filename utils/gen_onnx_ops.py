@@ -92,6 +92,7 @@ VERSIONS = {
 # TreeEnsembleClassifier (deprecated at 5, modelled at 3).
 ML_VERSIONS = {
     "TreeEnsemble": 5,
+    "LabelEncoder": 4,
 }
 
 OPSET_CHANGES = os.path.join(ROOT, "lib/Importer/OpsetChanges.def")

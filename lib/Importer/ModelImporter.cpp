@@ -96,16 +96,12 @@ int opset17Version(StringRef opType) {
 constexpr int kDialectMLOpset = 3;
 
 /// ai.onnx.ml operators that changed after opset 3 (ONNX Changelog-ml.md):
-/// opset 4 LabelEncoder (tensor-valued keys/values/default); opset 5
-/// TreeEnsemble (new, modelled at 5: utils/gen_onnx_ops.py's ML_VERSIONS),
+/// opset 4 LabelEncoder (tensor-valued keys/values/default, more types;
+/// modelled at 4, which keeps every attribute of 2: utils/gen_onnx_ops.py's
+/// ML_VERSIONS); opset 5 TreeEnsemble (new, modelled at 5),
 /// TreeEnsembleClassifier/Regressor (deprecated, modelled at 3).
 bool isModelledMLVersion(const onnx::NodeProto &node, int opset) {
   StringRef opType = node.op_type();
-  // LabelEncoder-4 only adds the tensor-valued attributes.
-  if (opType == "LabelEncoder")
-    return opset < 4 || llvm::none_of(node.attribute(), [](const auto &a) {
-             return StringRef(a.name()).ends_with("_tensor");
-           });
   if (opType == "TreeEnsembleClassifier" || opType == "TreeEnsembleRegressor")
     return opset < 5;
   return true;
@@ -854,13 +850,19 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
                         "opset " +
                         std::to_string(kDialectMLOpset));
   } else if (domain == "ai.onnx.ml" && info->sinceVersion > kDialectMLOpset) {
-    // An operator newer than libonnx 1.12's ai.onnx.ml (TreeEnsemble-5),
-    // modelled at its version.
+    // An operator modelled at a version newer than libonnx 1.12's
+    // ai.onnx.ml (TreeEnsemble-5, LabelEncoder-4), which takes the nodes of
+    // the older versions whose attributes it keeps (LabelEncoder-2's).
     version = info->sinceVersion;
-    if (opset < info->sinceVersion) {
+    int oldest = node.op_type() == "LabelEncoder" ? 2 : info->sinceVersion;
+    if (opset < oldest) {
       usable = false;
       noteUnsupported(node, domain, opset,
-                      "the operator is not defined at this opset");
+                      opset >= 1 && node.op_type() == "LabelEncoder"
+                          ? "LabelEncoder-1 (classes_strings) is not "
+                            "supported; the dialect models version 4, "
+                            "which takes the nodes of version 2 and later"
+                          : "the operator is not defined at this opset");
     }
   } else {
     const onnx::OpSchema *schema =

@@ -34,7 +34,7 @@ TEST(ONNXOpInfoTest, LookupByDomainAndOpType) {
   ASSERT_TRUE(encoder);
   EXPECT_STREQ(encoder->mnemonic, "ml.LabelEncoder");
   EXPECT_STREQ(encoder->domain, "ai.onnx.ml");
-  EXPECT_EQ(encoder->sinceVersion, 2);
+  EXPECT_EQ(encoder->sinceVersion, 4); // ML_VERSIONS: LabelEncoder-4
   EXPECT_EQ(lookupONNXOpInfo("onnx.ml.LabelEncoder"), encoder);
 
   const ONNXOpInfo *adam = lookupONNXOpInfo("ai.onnx.preview.training", "Adam");

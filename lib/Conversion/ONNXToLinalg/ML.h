@@ -101,6 +101,12 @@ Value labelsAt(OpBuilder &b, Location loc, Operation *op, Value idx,
 Value binaryScores(OpBuilder &b, Location loc, Value s, bool negate,
                    bool probitPair);
 
+/// MLLookup.cpp: each string of `x` (a string tensor, as the type converter
+/// gives it) as its position among `keys` (sorted, unique), -1 where it is
+/// none of them: an i64 tensor of x's shape (TfIdfVectorizer's tokens).
+Value stringPositions(OpBuilder &b, Location loc, Operation *anchor, Value x,
+                      ArrayRef<StringRef> keys);
+
 /// The patterns of MLLookup.cpp, MLLinear.cpp and MLSVM.cpp.
 void populateLookupPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);

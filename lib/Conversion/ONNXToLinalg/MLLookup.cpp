@@ -1,10 +1,10 @@
 //===- MLLookup.cpp - ai.onnx.ml look-ups -> linalg, runtime calls --------===//
 //
-// LabelEncoder (ai.onnx.ml 2), CategoryMapper and OneHotEncoder: the keys
-// are sorted here into private globals and searched, per element, by
+// LabelEncoder (ai.onnx.ml 2 and 4), CategoryMapper and OneHotEncoder: the
+// keys are sorted here into private globals and searched, per element, by
 // onnxc_rt_ml_find_string (strcmp) or onnxc_rt_ml_find_i64
-// (lib/Runtime/onnxc_ml.c; float keys by their bits, as the spec says),
-// inside a linalg.generic:
+// (lib/Runtime/onnxc_ml.c; integer keys sign-extended, float keys by their
+// bits, as the spec says, every NaN as one), inside a linalg.generic:
 //
 //   LabelEncoder,          the position indexes a table of the values in
 //   CategoryMapper         key order whose last entry is the default (a
@@ -15,8 +15,8 @@
 //                          zeros = 0 an unknown value fails at run time,
 //                          with the count of them
 //
-// Repeated keys: LabelEncoder keeps the first (onnxruntime's emplace),
-// CategoryMapper and OneHotEncoder the last (its assignment).
+// Repeated keys: the last counts (LabelEncoder-4's rule, and onnxruntime's
+// assignment for CategoryMapper and OneHotEncoder).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
+#include <cmath>
 #include <numeric>
 
 using namespace mlir;
@@ -34,40 +35,105 @@ using namespace mlir::onnxc::ml;
 
 namespace {
 
-/// One list of an op's keys or values: strings, int64s or floats.
+/// One list of an op's keys or values: strings, integers (held as int64) or
+/// floats (held as double); `elem` is the tensor element type of a numeric
+/// column (null: i64 or f32).
 struct Column {
   enum Kind { Strings, Ints, Floats } kind = Ints;
+  Type elem;
   SmallVector<StringRef> strings;
   SmallVector<int64_t> ints;
-  SmallVector<float> floats;
+  SmallVector<double> floats;
   size_t size() const {
     return kind == Strings ? strings.size()
            : kind == Ints  ? ints.size()
                            : floats.size();
   }
+  Type elementType(MLIRContext *ctx) const {
+    if (elem)
+      return elem;
+    return kind == Floats ? Type(Float32Type::get(ctx))
+                          : Type(IntegerType::get(ctx, 64));
+  }
 };
 
-/// The column kind of ONNX element type `t` (string, int64, float).
-std::optional<Column::Kind> kindOf(Type t) {
-  if (isa<StringType>(t))
-    return Column::Strings;
-  if (t.isInteger(64))
-    return Column::Ints;
-  if (t.isF32())
-    return Column::Floats;
+/// The column of ONNX element type `t`: strings, int64/int32/int16 or
+/// float/double (LabelEncoder-4's types).
+std::optional<Column> columnFor(Type t) {
+  Column c;
+  if (isa<StringType>(t)) {
+    c.kind = Column::Strings;
+    return c;
+  }
+  if (t.isInteger(64) || t.isInteger(32) || t.isInteger(16)) {
+    c.kind = Column::Ints;
+    c.elem = t;
+    return c;
+  }
+  if (t.isF32() || t.isF64()) {
+    c.kind = Column::Floats;
+    c.elem = t;
+    return c;
+  }
   return std::nullopt;
+}
+
+/// Fills `c` from a LabelEncoder-4 `<name>` tensor attribute; an error when
+/// it holds another kind of element than `c`.
+LogicalResult fillFromTensor(Operation *op, Column &c, StringRef name,
+                             ElementsAttr t) {
+  Type e = t.getElementType();
+  std::optional<Column> found = columnFor(e);
+  const char *kinds[] = {"strings", "integers", "floats"};
+  if (!found || found->kind != c.kind)
+    return op->emitOpError()
+           << "has " << name << " of " << e << ", but "
+           << (name.starts_with("keys") ? "its input" : "its output")
+           << " holds " << kinds[c.kind];
+  if (c.kind == Column::Strings) {
+    auto strings = dyn_cast<DenseStringElementsAttr>(t);
+    if (!strings)
+      return op->emitOpError() << "has an unreadable " << name;
+    if (strings.isSplat())
+      c.strings.assign(t.getNumElements(), strings.getRawStringData()[0]);
+    else
+      llvm::append_range(c.strings, strings.getRawStringData());
+    return success();
+  }
+  if (c.kind == Column::Ints) {
+    auto values = t.tryGetValues<APInt>();
+    if (!values)
+      return op->emitOpError() << "has an unreadable " << name;
+    for (APInt v : *values)
+      c.ints.push_back(v.getSExtValue());
+    return success();
+  }
+  auto values = t.tryGetValues<APFloat>();
+  if (!values)
+    return op->emitOpError() << "has an unreadable " << name;
+  for (APFloat v : *values) {
+    bool lost;
+    v.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+    c.floats.push_back(v.convertToDouble());
+  }
+  return success();
 }
 
 /// The `kind` list of an op's `<what>_{strings,int64s,floats}` attributes;
 /// an error when only a list of another kind is given.
-FailureOr<Column> columnOf(Operation *op, Column::Kind kind, StringRef what,
-                           ArrayAttr strings, ArrayAttr ints,
-                           ArrayAttr floats) {
-  Column c;
-  c.kind = kind;
+/// (`tensor`: LabelEncoder-4's `<what>_tensor`, which takes precedence.)
+FailureOr<Column> columnOf(Operation *op, Column c, StringRef what,
+                           ArrayAttr strings, ArrayAttr ints, ArrayAttr floats,
+                           ElementsAttr tensor = {}) {
+  if (tensor) {
+    if (failed(fillFromTensor(op, c, (what + "_tensor").str(), tensor)))
+      return failure();
+    return c;
+  }
   c.strings = stringsOf(strings);
   c.ints = intsOf(ints);
-  c.floats = floatsOf(floats);
+  for (float f : floatsOf(floats))
+    c.floats.push_back(f);
   const char *names[] = {"strings", "int64s", "floats"};
   ArrayAttr lists[] = {strings, ints, floats};
   if (c.size() == 0)
@@ -76,7 +142,7 @@ FailureOr<Column> columnOf(Operation *op, Column::Kind kind, StringRef what,
         return op->emitOpError()
                << "has " << what << "_" << names[k] << ", but its "
                << (what == "keys" ? "input" : "output") << " holds "
-               << names[kind];
+               << names[c.kind];
   return c;
 }
 
@@ -89,8 +155,16 @@ struct Lookup {
   SmallVector<int64_t> order;
 };
 
-/// The i64 a float key is searched by: its bits.
-int64_t floatKey(float f) { return int64_t(llvm::bit_cast<uint32_t>(f)); }
+/// The i64 a float key of type `elem` (f32 or f64) is searched by: its
+/// bits; every NaN as the one quiet NaN (NaN keys match any NaN input).
+int64_t floatKey(double v, Type elem) {
+  if (elem && elem.isF64())
+    return std::isnan(v) ? int64_t(0x7FF8000000000000)
+                         : llvm::bit_cast<int64_t>(v);
+  float f = float(v);
+  return std::isnan(f) ? int64_t(0x7FC00000)
+                       : int64_t(llvm::bit_cast<uint32_t>(f));
+}
 
 Lookup buildLookup(OpBuilder &b, Location loc, Operation *anchor,
                    const Column &keys, bool keepLast) {
@@ -99,8 +173,8 @@ Lookup buildLookup(OpBuilder &b, Location loc, Operation *anchor,
   SmallVector<int64_t> ints;
   if (keys.kind == Column::Ints)
     ints = keys.ints;
-  for (float f : keys.floats)
-    ints.push_back(floatKey(f));
+  for (double f : keys.floats)
+    ints.push_back(floatKey(f, keys.elem));
   SmallVector<int64_t> index(keys.size());
   std::iota(index.begin(), index.end(), 0);
   auto less = [&](int64_t x, int64_t y) {
@@ -163,12 +237,23 @@ Value findKey(OpBuilder &b, Location loc, const Lookup &t, Value key) {
                         {addressOf(b, loc, t.keys), n, key});
 }
 
-/// An element as the i64 a key column is searched by.
-Value keyOf(OpBuilder &b, Location loc, Value x, Column::Kind kind) {
-  if (kind != Column::Floats)
+/// An element as the i64 a key column is searched by: a string's pointer,
+/// an integer sign-extended, a float's bits (any NaN as the quiet NaN's).
+Value keyOf(OpBuilder &b, Location loc, Value x, const Column &keys) {
+  Type i64 = b.getI64Type();
+  if (keys.kind == Column::Strings || x.getType() == i64)
     return x;
-  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), x);
-  return arith::ExtUIOp::create(b, loc, b.getI64Type(), bits);
+  if (keys.kind == Column::Ints)
+    return arith::ExtSIOp::create(b, loc, i64, x);
+  bool wide = x.getType().isF64();
+  Value bits =
+      arith::BitcastOp::create(b, loc, wide ? i64 : Type(b.getI32Type()), x);
+  if (!wide)
+    bits = arith::ExtUIOp::create(b, loc, i64, bits);
+  Value nan = arith::CmpFOp::create(b, loc, FPred::UNO, x, x);
+  return arith::SelectOp::create(
+      b, loc, nan,
+      i64Const(b, loc, wide ? int64_t(0x7FF8000000000000) : 0x7FC00000), bits);
 }
 
 /// The values in the table's order, then `fallback`: a constant, or a
@@ -187,20 +272,31 @@ Value valueTable(OpBuilder &b, Location loc, Operation *anchor, const Lookup &t,
     return buildStringConstant(b, loc, anchor, s);
   }
   case Column::Ints: {
-    SmallVector<int64_t> v;
+    Type elem = values.elementType(b.getContext());
+    unsigned width = elem.getIntOrFloatBitWidth();
+    SmallVector<APInt> v;
     for (int64_t k : t.order)
-      v.push_back(values.ints[k]);
-    v.push_back(fallback.ints[0]);
-    return arith::ConstantOp::create(
-        b, loc, DenseIntElementsAttr::get(type(b.getI64Type()), v));
+      v.push_back(APInt(width, values.ints[k], /*isSigned=*/true,
+                        /*implicitTrunc=*/true));
+    v.push_back(APInt(width, fallback.ints[0], true, true));
+    return arith::ConstantOp::create(b, loc,
+                                     DenseIntElementsAttr::get(type(elem), v));
   }
   case Column::Floats: {
-    SmallVector<float> v;
+    Type elem = values.elementType(b.getContext());
+    SmallVector<APFloat> v;
+    auto add = [&](double x) {
+      APFloat f(x);
+      bool lost;
+      f.convert(cast<FloatType>(elem).getFloatSemantics(),
+                APFloat::rmNearestTiesToEven, &lost);
+      v.push_back(f);
+    };
     for (int64_t k : t.order)
-      v.push_back(values.floats[k]);
-    v.push_back(fallback.floats[0]);
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type(b.getF32Type()), ArrayRef(v)));
+      add(values.floats[k]);
+    add(fallback.floats[0]);
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(type(elem), v));
   }
   }
   llvm_unreachable("column kind");
@@ -215,7 +311,7 @@ Value mapElements(OpBuilder &b, Location loc, Operation *op, Value x,
   Value table = valueTable(b, loc, op, t, values, fallback);
   return buildElementwise(
       b, loc, x, type, [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-        Value pos = findKey(nb, l, t, keyOf(nb, l, a[0], keys.kind));
+        Value pos = findKey(nb, l, t, keyOf(nb, l, a[0], keys));
         Value none =
             arith::CmpIOp::create(nb, l, Pred::slt, pos, i64Const(nb, l, 0));
         Value i =
@@ -224,6 +320,24 @@ Value mapElements(OpBuilder &b, Location loc, Operation *op, Value x,
         return tensor::ExtractOp::create(nb, l, table, index);
       });
 }
+
+} // namespace
+
+Value mlir::onnxc::ml::stringPositions(OpBuilder &b, Location loc,
+                                       Operation *anchor, Value x,
+                                       ArrayRef<StringRef> keys) {
+  Column column;
+  column.kind = Column::Strings;
+  column.strings.assign(keys.begin(), keys.end());
+  Lookup t = buildLookup(b, loc, anchor, column, /*keepLast=*/true);
+  auto type = cast<RankedTensorType>(x.getType()).clone(b.getI64Type());
+  return buildElementwise(b, loc, x, type,
+                          [&](OpBuilder &nb, Location l, ValueRange a) {
+                            return findKey(nb, l, t, a[0]);
+                          });
+}
+
+namespace {
 
 class OneHotEncoderLowering
     : public OpConversionPattern<ONNXMLOneHotEncoderOp> {
@@ -338,29 +452,39 @@ public:
     auto type = getConvertedResultType(*getTypeConverter(), op);
     if (!type || !isa<RankedTensorType>(adaptor.getX().getType()))
       return rewriter.notifyMatchFailure(op, "ranked input and result");
-    std::optional<Column::Kind> in = kindOf(getONNXElementType(op.getX()));
-    std::optional<Column::Kind> out = kindOf(getONNXElementType(op.getY()));
+    std::optional<Column> in = columnFor(getONNXElementType(op.getX()));
+    std::optional<Column> out = columnFor(getONNXElementType(op.getY()));
     if (!in || !out)
-      return rewriter.notifyMatchFailure(op, "string, int64 or float elements");
-    FailureOr<Column> keys =
-        columnOf(op, *in, "keys", op.getKeysStringsAttr(),
-                 op.getKeysInt64sAttr(), op.getKeysFloatsAttr());
-    FailureOr<Column> values =
-        columnOf(op, *out, "values", op.getValuesStringsAttr(),
-                 op.getValuesInt64sAttr(), op.getValuesFloatsAttr());
+      return rewriter.notifyMatchFailure(
+          op, "string, int64/32/16 or float/double elements");
+    FailureOr<Column> keys = columnOf(
+        op, *in, "keys", op.getKeysStringsAttr(), op.getKeysInt64sAttr(),
+        op.getKeysFloatsAttr(), op.getKeysTensorAttr());
+    FailureOr<Column> values = columnOf(
+        op, *out, "values", op.getValuesStringsAttr(), op.getValuesInt64sAttr(),
+        op.getValuesFloatsAttr(), op.getValuesTensorAttr());
     if (failed(keys) || failed(values))
       return failure();
     if (keys->size() != values->size())
       return op.emitOpError() << "has " << keys->size() << " keys but "
                               << values->size() << " values";
-    Column fallback;
-    fallback.kind = *out;
-    fallback.strings.push_back(op.getDefaultString());
-    fallback.ints.push_back(int64_t(op.getDefaultInt64()));
-    fallback.floats.push_back(op.getDefaultFloat().convertToFloat());
+    // default_tensor (one element) or the default_* of the values' kind.
+    Column fallback = *out;
+    if (ElementsAttr d = op.getDefaultTensorAttr()) {
+      if (failed(fillFromTensor(op, fallback, "default_tensor", d)))
+        return failure();
+      if (fallback.size() != 1)
+        return op.emitOpError() << "has a default_tensor of " << fallback.size()
+                                << " elements, not 1";
+    } else {
+      fallback.strings.push_back(op.getDefaultString());
+      fallback.ints.push_back(int64_t(op.getDefaultInt64()));
+      fallback.floats.push_back(op.getDefaultFloat().convertToFloat());
+    }
+    // A repeated key: the last one counts (LabelEncoder-4's rule).
     rewriter.replaceOp(op, mapElements(rewriter, op.getLoc(), op,
                                        adaptor.getX(), type, *keys, *values,
-                                       fallback, /*keepLast=*/false));
+                                       fallback, /*keepLast=*/true));
     return success();
   }
 };

@@ -1,6 +1,8 @@
 //===- Text.cpp - TfIdfVectorizer -> scf + linalg -------------------------===//
 //
-// TfIdfVectorizer over integer tokens. The pool's n-grams are sorted at
+// TfIdfVectorizer over integer or string tokens (strings become their
+// positions among the pool's distinct strings, -1 for others, and the pool
+// those positions: ml::stringPositions). The pool's n-grams are sorted at
 // compile time into one constant table per n-gram length, each row with
 // its output column (a duplicate n-gram takes the last column given, as the
 // reference's trie). Per row of X, skip distance and start position, each
@@ -10,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "onnxc/Conversion/ONNXToLinalg/ONNXToLinalg.h"
+#include "ML.h"
 
 #include <map>
 
@@ -81,8 +83,11 @@ public:
         type.getRank() != xType.getRank() ||
         !isa<IntegerType>(xType.getElementType()))
       return rewriter.notifyMatchFailure(op, "integer tokens [C] or [B, C]");
-    if (!op.getPoolInt64s())
-      return rewriter.notifyMatchFailure(op, "needs pool_int64s");
+    bool strings = isa<StringType>(getONNXElementType(op.getX()));
+    if (strings ? !op.getPoolStrings() : !op.getPoolInt64s())
+      return op.emitOpError() << "has no pool_"
+                              << (strings ? "strings for its string tokens"
+                                          : "int64s for its integer tokens");
     StringRef mode = op.getMode();
     if (mode != "TF" && mode != "IDF" && mode != "TFIDF")
       return rewriter.notifyMatchFailure(op, "mode is TF, IDF or TFIDF");
@@ -92,7 +97,22 @@ public:
         v.push_back(cast<IntegerAttr>(e).getInt());
       return v;
     };
-    SmallVector<int64_t> pool = ints(*op.getPoolInt64s());
+    SmallVector<int64_t> pool;
+    if (strings) {
+      // Tokens and pool as positions among the pool's distinct strings.
+      SmallVector<StringRef> words;
+      ArrayAttr poolStrings = *op.getPoolStrings();
+      for (Attribute a : poolStrings)
+        words.push_back(cast<StringAttr>(a).getValue());
+      SmallVector<StringRef> distinct(words);
+      llvm::sort(distinct);
+      distinct.erase(llvm::unique(distinct), distinct.end());
+      for (StringRef w : words)
+        pool.push_back(llvm::lower_bound(distinct, w) - distinct.begin());
+      x = ml::stringPositions(rewriter, loc, op, x, distinct);
+    } else {
+      pool = ints(*op.getPoolInt64s());
+    }
     SmallVector<int64_t> counts = ints(op.getNgramCounts());
     SmallVector<int64_t> indexes = ints(op.getNgramIndexes());
     if (indexes.empty())

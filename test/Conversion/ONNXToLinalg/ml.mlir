@@ -153,8 +153,9 @@ func.func @label_encoder(%x: tensor<5x!onnx.string>) -> tensor<5xi64> {
 
 // -----
 
-// LabelEncoder float -> string: float keys by their bits (0.5, 2.0), the
-// values a string table (default "_Unused" last).
+// LabelEncoder float -> string: float keys by their bits (0.5, 2.0; a NaN
+// input as the quiet NaN's), the values a string table (default "_Unused"
+// last).
 // CHECK-DAG: llvm.mlir.global internal constant @[[STRS:__onnxc_strings_[0-9]+]]("half\00two\00_Unused\00\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[KEYS:__onnxc_ml_[0-9]+]](dense<[1056964608, 1073741824]> : tensor<2xi64>)
 // CHECK-LABEL: func.func @label_encoder_to_strings
@@ -162,12 +163,54 @@ func.func @label_encoder(%x: tensor<5x!onnx.string>) -> tensor<5xi64> {
 // CHECK: %[[TABLE:.*]] = bufferization.to_tensor %{{.*}} : memref<3xi64> to tensor<3xi64>
 // CHECK: linalg.generic
 // CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
-// CHECK: %[[KEY:.*]] = arith.extui %[[BITS]] : i32 to i64
+// CHECK: %[[WIDE:.*]] = arith.extui %[[BITS]] : i32 to i64
+// CHECK: %[[NAN:.*]] = arith.cmpf uno
+// CHECK: %[[KEY:.*]] = arith.select %[[NAN]], %c2143289344_i64, %[[WIDE]] : i64
 // CHECK: func.call @onnxc_rt_ml_find_i64(%{{.*}}, %c2_i64, %[[KEY]]) : (!llvm.ptr, i64, i64) -> i64
 // CHECK: tensor.extract %[[TABLE]]
 func.func @label_encoder_to_strings(%x: tensor<?xf32>) -> tensor<?x!onnx.string> {
   %0 = "onnx.ml.LabelEncoder"(%x) {keys_floats = [2.0 : f32, 0.5 : f32], values_strings = ["two", "half"]} : (tensor<?xf32>) -> tensor<?x!onnx.string>
   return %0 : tensor<?x!onnx.string>
+}
+
+// -----
+
+// LabelEncoder-4's tensor attributes: string keys to int32 values, the
+// default from default_tensor; a repeated key ("a") keeps its last value.
+// CHECK-LABEL: func.func @label_encoder_tensors
+// CHECK: %[[TABLE:.*]] = arith.constant dense<[7, 1, 2, 42]> : tensor<4xi32>
+// CHECK: func.call @onnxc_rt_ml_find_string
+// CHECK: tensor.extract %[[TABLE]][%{{.*}}] : tensor<4xi32>
+func.func @label_encoder_tensors(%x: tensor<5x!onnx.string>) -> tensor<5xi32> {
+  %0 = "onnx.ml.LabelEncoder"(%x) {default_tensor = dense<42> : tensor<1xi32>, keys_tensor = dense<["a", "b", "c", "a"]> : tensor<4x!onnx.string>, values_tensor = dense<[0, 1, 2, 7]> : tensor<4xi32>} : (tensor<5x!onnx.string>) -> tensor<5xi32>
+  return %0 : tensor<5xi32>
+}
+
+// -----
+
+// double keys by their 64 bits, every NaN (key or input) as the quiet NaN's
+// bits, so that a NaN key matches any NaN; int16 values, the default -1.
+// CHECK-DAG: llvm.mlir.global internal constant @{{.*}}(dense<[4607182418800017408, 9221120237041090560]> : tensor<2xi64>)
+// CHECK-LABEL: func.func @label_encoder_doubles
+// CHECK: arith.constant dense<[5, 9, -1]> : tensor<3xi16>
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : f64 to i64
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %{{.*}}, %{{.*}} : f64
+// CHECK: %[[KEY:.*]] = arith.select %[[NAN]], %c9221120237041090560_i64, %[[BITS]] : i64
+// CHECK: func.call @onnxc_rt_ml_find_i64(%{{.*}}, %c2_i64, %[[KEY]])
+func.func @label_encoder_doubles(%x: tensor<?xf64>) -> tensor<?xi16> {
+  %0 = "onnx.ml.LabelEncoder"(%x) {keys_tensor = dense<[0x7FF8000000000001, 1.0]> : tensor<2xf64>, values_tensor = dense<[9, 5]> : tensor<2xi16>} : (tensor<?xf64>) -> tensor<?xi16>
+  return %0 : tensor<?xi16>
+}
+
+// -----
+
+// int32 input against int64 keys (keys_int64s): each element sign-extended.
+// CHECK-LABEL: func.func @label_encoder_int32
+// CHECK: arith.extsi %{{.*}} : i32 to i64
+// CHECK: func.call @onnxc_rt_ml_find_i64
+func.func @label_encoder_int32(%x: tensor<3xi32>) -> tensor<3xf32> {
+  %0 = "onnx.ml.LabelEncoder"(%x) {keys_int64s = [-1, 4], values_floats = [0.5 : f32, 1.5 : f32]} : (tensor<3xi32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
 }
 
 // -----
@@ -314,6 +357,15 @@ func.func @keys_and_values(%x: tensor<5x!onnx.string>) -> tensor<5xi64> {
   // expected-error @+2 {{'onnx.ml.LabelEncoder' op has 3 keys but 2 values}}
   // expected-error @+1 {{'onnx.ml.LabelEncoder' is not supported by the CPU backend}}
   %0 = "onnx.ml.LabelEncoder"(%x) {keys_strings = ["b", "a", "c"], values_int64s = [1, 0]} : (tensor<5x!onnx.string>) -> tensor<5xi64>
+  return %0 : tensor<5xi64>
+}
+
+// -----
+
+func.func @keys_tensor_kind(%x: tensor<5x!onnx.string>) -> tensor<5xi64> {
+  // expected-error @+2 {{'onnx.ml.LabelEncoder' op has keys_tensor of 'i64', but its input holds strings}}
+  // expected-error @+1 {{'onnx.ml.LabelEncoder' is not supported by the CPU backend}}
+  %0 = "onnx.ml.LabelEncoder"(%x) {keys_tensor = dense<[1, 2]> : tensor<2xi64>, values_int64s = [1, 0]} : (tensor<5x!onnx.string>) -> tensor<5xi64>
   return %0 : tensor<5xi64>
 }
 

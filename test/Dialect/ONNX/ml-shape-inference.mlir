@@ -89,10 +89,13 @@ func.func @svm_classifier(%x: tensor<?x1xf32>) -> (tensor<*xi64>, tensor<*xf32>,
 // CHECK-LABEL: func.func @lookups
 // CHECK: "onnx.ml.LabelEncoder"{{.*}} -> tensor<?x2x!onnx.string>
 // CHECK: "onnx.ml.CategoryMapper"{{.*}} -> tensor<?x2xi64>
-func.func @lookups(%x: tensor<?x2xi64>) -> (tensor<*x!onnx.string>, tensor<*xi64>) {
+// LabelEncoder-4: the element type of values_tensor.
+// CHECK: "onnx.ml.LabelEncoder"{{.*}} -> tensor<?x2xi16>
+func.func @lookups(%x: tensor<?x2xi64>) -> (tensor<*x!onnx.string>, tensor<*xi64>, tensor<*xi16>) {
   %0 = "onnx.ml.LabelEncoder"(%x) {keys_int64s = [1, 2], values_strings = ["a", "b"]} : (tensor<?x2xi64>) -> tensor<*x!onnx.string>
   %1 = "onnx.ml.CategoryMapper"(%0) {cats_int64s = [1, 2], cats_strings = ["a", "b"]} : (tensor<*x!onnx.string>) -> tensor<*xi64>
-  return %0, %1 : tensor<*x!onnx.string>, tensor<*xi64>
+  %2 = "onnx.ml.LabelEncoder"(%x) {keys_int64s = [1, 2], values_tensor = dense<[3, 4]> : tensor<2xi16>} : (tensor<?x2xi64>) -> tensor<*xi16>
+  return %0, %1, %2 : tensor<*x!onnx.string>, tensor<*xi64>, tensor<*xi16>
 }
 
 // -----

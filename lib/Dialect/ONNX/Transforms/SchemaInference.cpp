@@ -641,10 +641,12 @@ std::optional<SmallVector<Type>> inferML(Operation *op) {
   if (isa<ONNXMLScalerOp, ONNXMLNormalizerOp>(op))
     return one(withElementType(xType, f32));
   if (auto le = dyn_cast<ONNXMLLabelEncoderOp>(op)) {
-    Type elem = le.getValuesStringsAttr()  ? str
-                : le.getValuesInt64sAttr() ? i64
-                : le.getValuesFloatsAttr() ? f32
-                                           : Type();
+    Type elem = le.getValuesTensorAttr()
+                    ? le.getValuesTensorAttr().getElementType()
+                : le.getValuesStringsAttr() ? str
+                : le.getValuesInt64sAttr()  ? i64
+                : le.getValuesFloatsAttr()  ? f32
+                                            : Type();
     return one(elem ? withElementType(xType, elem) : Type());
   }
   if (isa<ONNXMLCategoryMapperOp>(op)) {

@@ -5276,8 +5276,8 @@ def ONNXMLImputerOp : ONNX_Op<"ml.Imputer", 1, [Pure]> {
     TensorOf<[F32, F64, I64, I32]>:$Y);
 }
 
-def ONNXMLLabelEncoderOp : ONNX_Op<"ml.LabelEncoder", 2, [Pure]> {
-  let summary = "ONNX LabelEncoder operation (ai.onnx.ml version 2)";
+def ONNXMLLabelEncoderOp : ONNX_Op<"ml.LabelEncoder", 4, [Pure]> {
+  let summary = "ONNX LabelEncoder operation (ai.onnx.ml version 4)";
   let description = [{
     Maps each element in the input tensor to another value.<br>
         The mapping is determined by the two parallel attributes, 'keys_*' and
@@ -5285,31 +5285,36 @@ def ONNXMLLabelEncoderOp : ONNX_Op<"ml.LabelEncoder", 2, [Pure]> {
         would be mapped to the i-th value in the specified 'values_*' attribute. It
         implies that input's element type and the element type of the specified
         'keys_*' should be identical while the output type is identical to the
-        specified 'values_*' attribute. If an input element can not be found in the
+        specified 'values_*' attribute. Note that the 'keys_*' and 'values_*' attributes
+        must have the same length. If an input element can not be found in the
         specified 'keys_*' attribute, the 'default_*' that matches the specified
-        'values_*' attribute may be used as its output value.<br>
+        'values_*' attribute may be used as its output value. The type of the 'default_*'
+        attribute must match the 'values_*' attribute chosen. <br>
         Let's consider an example which maps a string tensor to an integer tensor.
         Assume and 'keys_strings' is ["Amy", "Sally"], 'values_int64s' is [5, 6],
         and 'default_int64' is '-1'.  The input ["Dori", "Amy", "Amy", "Sally",
         "Sally"] would be mapped to [-1, 5, 5, 6, 6].<br>
         Since this operator is an one-to-one mapping, its input and output shapes
         are the same. Notice that only one of 'keys_*'/'values_*' can be set.<br>
-        For key look-up, bit-wise comparison is used so even a float NaN can be
-        mapped to a value in 'values_*' attribute.<br>
+        Float keys with value 'NaN' match any input 'NaN' value regardless of bit
+        value. If a key is repeated, the last key takes precedence.
   }];
   let arguments = (ins
-    TensorOf<[ONNX_String, I64, F32]>:$X,
+    TensorOf<[ONNX_String, I64, F32, I32, I16, F64]>:$X,
     DefaultValuedAttr<F32Attr, "-0.0">:$default_float,
     DefaultValuedAttr<I64Attr, "-1">:$default_int64,
     DefaultValuedStrAttr<StrAttr, "_Unused">:$default_string,
+    OptionalAttr<ElementsAttr>:$default_tensor,
     OptionalAttr<F32ArrayAttr>:$keys_floats,
     OptionalAttr<I64ArrayAttr>:$keys_int64s,
     OptionalAttr<StrArrayAttr>:$keys_strings,
+    OptionalAttr<ElementsAttr>:$keys_tensor,
     OptionalAttr<F32ArrayAttr>:$values_floats,
     OptionalAttr<I64ArrayAttr>:$values_int64s,
-    OptionalAttr<StrArrayAttr>:$values_strings);
+    OptionalAttr<StrArrayAttr>:$values_strings,
+    OptionalAttr<ElementsAttr>:$values_tensor);
   let results = (outs
-    TensorOf<[ONNX_String, I64, F32]>:$Y);
+    TensorOf<[ONNX_String, I64, F32, I32, I16, F64]>:$Y);
 }
 
 def ONNXMLLinearClassifierOp : ONNX_Op<"ml.LinearClassifier", 1, [Pure]> {
