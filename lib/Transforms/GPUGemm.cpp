@@ -52,15 +52,16 @@ constexpr int64_t kLargeMinBlocks = 132; // 128-tiles: at least one wave
 /// current step's products, hiding their latency behind them.
 ///
 /// `tf32`: the 8 warps of a block multiply the tiles on tensor cores
-/// instead, each warp a 32 x 16 part of C as 2 x 2 mma.sync m16n8k8 (tf32
-/// operands: f32 whose low 13 bits of mantissa the tensor cores ignore; f32
-/// sums) per 8 of K.
+/// instead, each warp a `warpRows` x `warpCols` part of C as mma.sync
+/// m16n8k8 (tf32 operands: f32 whose low 13 bits of mantissa the tensor
+/// cores ignore; f32 sums) per 8 of K.
 struct GemmTiling {
   int64_t tile = 64;
   int64_t kStep = 16;
   int64_t pad = 0;
   bool prefetch = false;
   bool tf32 = false;
+  int64_t warpRows = 32, warpCols = 16;
   int64_t groups() const { return tile / (kThreadsDim * kQuad); }
   int64_t perThread() const { return kQuad * groups(); }
 };
@@ -70,13 +71,17 @@ constexpr GemmTiling kSmallTiling{64, 16, 0, false, false};
 /// 128 x 128 tiles (8 x 8 per thread), K in steps of 8, prefetched: large
 /// products with enough tiles to fill the GPU.
 constexpr GemmTiling kLargeTiling{128, 8, 4, true, false};
-/// 64 x 64 tiles on tensor cores, K in steps of 16, prefetched; rows of the
-/// workgroup tiles padded to 72, so that the fragments' loads (lane l reads
-/// row l % 4 and column l / 4) hit 32 different banks.
-constexpr GemmTiling kTF32Tiling{64, 16, 8, true, true};
+/// 64 x 64 tiles on tensor cores (warps of 32 x 16: 2 x 2 mma per 8 of K),
+/// K in steps of 16, prefetched; rows of the workgroup tiles padded to 72,
+/// so that the fragments' loads (lane l reads row l % 4 and column l / 4)
+/// hit 32 different banks.
+constexpr GemmTiling kTF32Tiling{64, 16, 8, true, true, 32, 16};
+/// 128 x 128 tiles on tensor cores for large products: warps of 64 x 32
+/// (4 x 4 mma per 8 of K: 1.5 fragment loads per mma instead of 3), rows
+/// padded to 136.
+constexpr GemmTiling kTF32LargeTiling{128, 16, 8, true, true, 64, 32};
 
 constexpr int64_t kWarp = 32;
-constexpr int64_t kWarpRows = 32, kWarpCols = 16; // a warp's part of C
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 8;
 
 /// A product C[b] += A[b] x B[b] (M x K times K x N, `batch` of them) as
@@ -381,12 +386,13 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
     }
   };
 
-  // Tensor cores: warp w computes rows 32 (w / 4) + [0, 32) and columns
-  // 16 (w % 4) + [0, 16) of the tile; lane l holds the fragments' elements
+  // Tensor cores: warp w computes rows R (w / W) + [0, R) and columns
+  // C (w % W) + [0, C) of the tile (R x C = warpRows x warpCols, W = tile /
+  // C warps per row of warps); lane l holds the fragments' elements
   // of group g = l / 4 and thread-in-group q = l % 4 (PTX's m16n8k8 layout:
   // A (g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4); B (q, g), (q + 4, g);
   // C (g, 2q), (g, 2q + 1), (g + 8, 2q), (g + 8, 2q + 1)).
-  const int64_t mmaRows = kWarpRows / kMmaM, mmaCols = kWarpCols / kMmaN;
+  const int64_t mmaRows = t.warpRows / kMmaM, mmaCols = t.warpCols / kMmaN;
   auto aFragType = VectorType::get({4, 1}, f32);
   auto bFragType = VectorType::get({2, 1}, f32);
   auto cFragType = VectorType::get({2, 2}, f32);
@@ -394,13 +400,13 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   if (t.tf32) {
     Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarp));
     Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarp));
-    int64_t warpsPerRow = t.tile / kWarpCols;
+    int64_t warpsPerRow = t.tile / t.warpCols;
     warpRow = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, warp, cst(warpsPerRow)),
-        cst(kWarpRows));
+        cst(t.warpRows));
     warpCol = arith::MulIOp::create(
         b, loc, arith::RemUIOp::create(b, loc, warp, cst(warpsPerRow)),
-        cst(kWarpCols));
+        cst(t.warpCols));
     group = arith::DivUIOp::create(b, loc, lane, cst(4));
     quadLane = arith::RemUIOp::create(b, loc, lane, cst(4));
   }
@@ -582,24 +588,24 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   memref::DeallocOp::create(b, loc, partial);
 }
 
-/// Tensor cores with `tf32`; else 128-tiles where a product's static sizes
-/// give at least a wave of them, else 64-tiles; `forced` (64 or 128, the
+/// 128-tiles where a product's static sizes give at least a wave of them,
+/// else 64-tiles, on tensor cores with `tf32`; `forced` (64 or 128, the
 /// pass's option) overrides.
 GemmTiling chooseTiling(const GemmView &v, int64_t forced, bool tf32) {
-  if (tf32)
-    return kTF32Tiling;
-  if (forced == kLargeTiling.tile)
-    return kLargeTiling;
-  if (forced == kSmallTiling.tile)
-    return kSmallTiling;
+  GemmTiling large = tf32 ? kTF32LargeTiling : kLargeTiling;
+  GemmTiling small = tf32 ? kTF32Tiling : kSmallTiling;
+  if (forced == large.tile)
+    return large;
+  if (forced == small.tile)
+    return small;
   std::optional<int64_t> M = staticIndex(v.M), N = staticIndex(v.N),
                          batch = staticIndex(v.batch);
-  int64_t tile = kLargeTiling.tile;
+  int64_t tile = large.tile;
   if (M && N && batch &&
       llvm::divideCeil(*M, tile) * llvm::divideCeil(*N, tile) * *batch >=
           kLargeMinBlocks)
-    return kLargeTiling;
-  return kSmallTiling;
+    return large;
+  return small;
 }
 
 struct GPUTiledMatmulPass

@@ -164,6 +164,15 @@ func.func @f16(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>) {
 // CHECK: scf.yield
 // CHECK-COUNT-64: memref.store %{{.*}}, %arg2
 // CHECK: gpu.terminator
+// tf32 on a large product: 128 x 128 tiles, warps of 64 x 32 (4 x 4
+// mma.sync per 8 of K: 32 per step of 16), tiles padded to 136 columns.
+// TF32-LABEL: func.func @large
+// TF32: gpu.launch blocks({{.*}}) in (%{{.*}} = %c16, %{{.*}} = %c16, %{{.*}} = %c1) {{.*}} workgroup(%{{.*}} : memref<16x136xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x136xf32, #gpu.address_space<workgroup>>)
+// TF32: scf.for {{.*}} step %c16 iter_args
+// TF32-COUNT-32: nvgpu.mma.sync
+// TF32-NOT: nvgpu.mma.sync
+// TF32: gpu.barrier
+// TF32-COUNT-64: memref.store %{{.*}}, %arg2
 // FORCED-LABEL: func.func @large
 // FORCED: memref<8x132xf32, #gpu.address_space<workgroup>>
 func.func @large(%a: memref<2048x2048xf32>, %b: memref<2048x2048xf32>, %c: memref<2048x2048xf32>) {

@@ -558,6 +558,8 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
     `nvgpu.mma.sync` m16n8k8 with tf32 operands and f32 sums per 8 of K,
     its fragments read from workgroup tiles padded to 72 columns; K in
     steps of 16, prefetched into registers; split K as for the 64-tiles.
+    Large products (as above) get 128 x 128 tiles, each warp 64 x 32 of
+    them as 4 x 4 mma.sync, tiles padded to 136 columns.
   }];
   let options = [
     Option<"tile", "tile", "int64_t", /*default=*/"0",
