@@ -108,9 +108,8 @@ std::optional<GemmView> matmulView(OpBuilder &b, linalg::LinalgOp op) {
     return std::nullopt;
   bool batched = isa<linalg::BatchMatmulOp>(op);
   SmallVector<AffineMap> defaults =
-      batched
-          ? linalg::BatchMatmulOp::getDefaultIndexingMaps(op->getContext())
-          : linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
+      batched ? linalg::BatchMatmulOp::getDefaultIndexingMaps(op->getContext())
+              : linalg::MatmulOp::getDefaultIndexingMaps(op->getContext());
   if (op.getIndexingMapsArray() != defaults)
     return std::nullopt;
   Location loc = op.getLoc();
@@ -259,7 +258,9 @@ KSplit splitK(const GemmView &v) {
 
 void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
                     const GemmTiling &t) {
-  auto cst = [&](int64_t x) { return arith::ConstantIndexOp::create(b, loc, x); };
+  auto cst = [&](int64_t x) {
+    return arith::ConstantIndexOp::create(b, loc, x);
+  };
   Value zero = cst(0), one = cst(1);
   Value M = v.M, N = v.N, K = v.K;
   Value tile = cst(t.tile);
@@ -267,8 +268,8 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   Value gridY = arith::CeilDivUIOp::create(b, loc, M, tile);
   Value blocks = arith::MulIOp::create(b, loc, gridX, gridY);
   blocks = arith::MulIOp::create(b, loc, blocks, v.batch);
-  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, blocks,
-                                    zero);
+  Value any =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, blocks, zero);
   auto guard = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard outer(b);
   b.setInsertionPointToStart(guard.thenBlock());
@@ -285,24 +286,28 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
     sliceLen = cst(split.length);
     partial = memref::AllocOp::create(
         b, loc,
-        MemRefType::get({*staticIndex(v.batch) * splits, *staticIndex(M),
-                         *staticIndex(N)},
-                        f32));
+        MemRefType::get(
+            {*staticIndex(v.batch) * splits, *staticIndex(M), *staticIndex(N)},
+            f32));
   }
-  Value gridZ = splits > 1 ? arith::MulIOp::create(b, loc, v.batch, cst(splits))
-                                 .getResult()
-                           : v.batch;
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto aTileType = MemRefType::get({t.kStep, t.tile + t.pad}, f32,
-                                   AffineMap(), workgroup);
+  Value gridZ =
+      splits > 1
+          ? arith::MulIOp::create(b, loc, v.batch, cst(splits)).getResult()
+          : v.batch;
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto aTileType =
+      MemRefType::get({t.kStep, t.tile + t.pad}, f32, AffineMap(), workgroup);
   auto bTileType = MemRefType::get({t.kStep, t.tile + (t.tf32 ? t.pad : 0)},
                                    f32, AffineMap(), workgroup);
   Value threads = cst(kThreadsDim);
   auto launch = gpu::LaunchOp::create(b, loc, gridX, gridY, gridZ, threads,
                                       threads, one, nullptr, nullptr, {},
                                       TypeRange{aTileType, bTileType});
-  Value As = launch.getWorkgroupAttributions()[0]; // As[k][i] = A[row0 + i][k0 + k]
-  Value Bs = launch.getWorkgroupAttributions()[1]; // Bs[k][j] = B[k0 + k][col0 + j]
+  Value As =
+      launch.getWorkgroupAttributions()[0]; // As[k][i] = A[row0 + i][k0 + k]
+  Value Bs =
+      launch.getWorkgroupAttributions()[1]; // Bs[k][j] = B[k0 + k][col0 + j]
   b.setInsertionPointToEnd(&launch.getBody().front());
   Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
   Value row0 = arith::MulIOp::create(b, loc, launch.getBlockIds().y, tile);
@@ -338,8 +343,8 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   };
   // load(i, j) inside [0, n) x [0, m), else 0.
   auto loadOrZero = [&](auto load, Value i, Value n, Value j, Value m) {
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{f32},
-                                  inBounds(i, n, j, m), true);
+    auto ifOp =
+        scf::IfOp::create(b, loc, TypeRange{f32}, inBounds(i, n, j, m), true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     scf::YieldOp::create(b, loc, load(b, bz, i, j));
@@ -356,8 +361,8 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
     Value ai, ak, bk, bj;
   };
   auto place = [&](int64_t r) {
-    Value e = arith::AddIOp::create(b, loc, tid,
-                                    cst(r * kThreadsDim * kThreadsDim));
+    Value e =
+        arith::AddIOp::create(b, loc, tid, cst(r * kThreadsDim * kThreadsDim));
     return Place{arith::DivUIOp::create(b, loc, e, cst(t.kStep)),
                  arith::RemUIOp::create(b, loc, e, cst(t.kStep)),
                  arith::DivUIOp::create(b, loc, e, tile),
@@ -367,12 +372,12 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
     SmallVector<Value> values;
     for (int64_t r = 0; r < copies; ++r) {
       Place p = place(r);
-      values.push_back(loadOrZero(
-          v.loadA, arith::AddIOp::create(b, loc, row0, p.ai), M,
-          arith::AddIOp::create(b, loc, k0, p.ak), kEnd));
-      values.push_back(loadOrZero(
-          v.loadB, arith::AddIOp::create(b, loc, k0, p.bk), kEnd,
-          arith::AddIOp::create(b, loc, col0, p.bj), N));
+      values.push_back(
+          loadOrZero(v.loadA, arith::AddIOp::create(b, loc, row0, p.ai), M,
+                     arith::AddIOp::create(b, loc, k0, p.ak), kEnd));
+      values.push_back(
+          loadOrZero(v.loadB, arith::AddIOp::create(b, loc, k0, p.bk), kEnd,
+                     arith::AddIOp::create(b, loc, col0, p.bj), N));
     }
     return values;
   };
@@ -434,8 +439,8 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
         std::array<std::pair<Value, Value>, 4> at = {
             {{kq, row}, {kq, row8}, {kq4, row}, {kq4, row8}}};
         for (int64_t r = 0; r < 4; ++r) {
-          Value x = memref::LoadOp::create(b, loc, As,
-                                           ValueRange{at[r].first, at[r].second});
+          Value x = memref::LoadOp::create(
+              b, loc, As, ValueRange{at[r].first, at[r].second});
           frag = vector::InsertOp::create(b, loc, x, frag,
                                           ArrayRef<int64_t>{r, 0});
         }
@@ -479,10 +484,10 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
         Value col = add(warpCol, plus(q2, ni * kMmaN));
         for (int64_t r = 0; r < 2; ++r)
           for (int64_t c = 0; c < 2; ++c)
-            out.emplace_back(plus(row, 8 * r), plus(col, c),
-                             vector::ExtractOp::create(
-                                 b, loc, sums[mi * mmaCols + ni],
-                                 ArrayRef<int64_t>{r, c}));
+            out.emplace_back(
+                plus(row, 8 * r), plus(col, c),
+                vector::ExtractOp::create(b, loc, sums[mi * mmaCols + ni],
+                                          ArrayRef<int64_t>{r, c}));
       }
     return out;
   };
@@ -548,28 +553,28 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   }
   for (auto [ti, tj, acc] :
        ownElements(kLoop.getResults().take_front(accCount))) {
-      Value i = add(row0, ti);
-      Value j = add(col0, tj);
-      auto ifOp = scf::IfOp::create(b, loc, inBounds(i, M, j, N), false);
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      if (partial) {
-        memref::StoreOp::create(b, loc, acc, partial,
-                                ValueRange{launch.getBlockIds().z, i, j});
-        continue;
-      }
-      Value sum = arith::AddFOp::create(b, loc, v.loadC(b, bz, i, j), acc);
-      v.storeC(b, sum, bz, i, j);
+    Value i = add(row0, ti);
+    Value j = add(col0, tj);
+    auto ifOp = scf::IfOp::create(b, loc, inBounds(i, M, j, N), false);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    if (partial) {
+      memref::StoreOp::create(b, loc, acc, partial,
+                              ValueRange{launch.getBlockIds().z, i, j});
+      continue;
     }
+    Value sum = arith::AddFOp::create(b, loc, v.loadC(b, bz, i, j), acc);
+    v.storeC(b, sum, bz, i, j);
+  }
   gpu::TerminatorOp::create(b, loc);
   if (!partial)
     return;
   // C[n, i, j] += the slices' sums, in slice order (deterministic): a
   // parallel loop that onnxc-map-parallel-loops-to-gpu launches.
   b.setInsertionPointAfter(launch);
-  auto loop = scf::ParallelOp::create(
-      b, loc, ValueRange{zero, zero, zero}, ValueRange{v.batch, M, N},
-      ValueRange{one, one, one});
+  auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero, zero, zero},
+                                      ValueRange{v.batch, M, N},
+                                      ValueRange{one, one, one});
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());

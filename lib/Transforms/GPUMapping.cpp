@@ -191,7 +191,6 @@ struct DeviceGlobalsPass
 
 } // namespace
 
-
 namespace {
 struct GPUCopiesPass : onnxc::impl::GPUCopiesBase<GPUCopiesPass> {
   void runOnOperation() override {

@@ -61,7 +61,7 @@ struct CUDAOptions {
   std::string format = "fatbin"; // "fatbin", "bin" (cubin) or "isa" (PTX)
   int64_t blockSize = 256;
   int64_t gemmTile = 0; // onnxc-gpu-tiled-matmul's tile: 0 by size, 64, 128
-  bool tf32 = false;     // f32 products on tensor cores with tf32 operands
+  bool tf32 = false;    // f32 products on tensor cores with tf32 operands
   std::string toolkit; // CUDA's (ptxas, fatbinary, libdevice); "": searched
 };
 void buildLinalgToCUDAPipeline(OpPassManager &pm, const CUDAOptions &options);
