@@ -852,17 +852,22 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   } else if (domain == "ai.onnx.ml" && info->sinceVersion > kDialectMLOpset) {
     // An operator modelled at a version newer than libonnx 1.12's
     // ai.onnx.ml (TreeEnsemble-5, LabelEncoder-4), which takes the nodes of
-    // the older versions whose attributes it keeps (LabelEncoder-2's).
+    // the older versions whose attributes it keeps (LabelEncoder-2's), or
+    // upgraded to them (LabelEncoder-1's).
     version = info->sinceVersion;
-    int oldest = node.op_type() == "LabelEncoder" ? 2 : info->sinceVersion;
+    bool labelEncoder = node.op_type() == "LabelEncoder";
+    int oldest = labelEncoder ? 1 : info->sinceVersion;
+    std::string reason;
     if (opset < oldest) {
       usable = false;
       noteUnsupported(node, domain, opset,
-                      opset >= 1 && node.op_type() == "LabelEncoder"
-                          ? "LabelEncoder-1 (classes_strings) is not "
-                            "supported; the dialect models version 4, "
-                            "which takes the nodes of version 2 and later"
-                          : "the operator is not defined at this opset");
+                      "the operator is not defined at this opset");
+    } else if (labelEncoder && opset < 2) {
+      AdapterContext adapter = makeAdapterContext();
+      if (failed(upgradeLabelEncoder1(node, adapter, reason))) {
+        usable = false;
+        noteUnsupported(node, domain, opset, reason);
+      }
     }
   } else {
     const onnx::OpSchema *schema =

@@ -2,6 +2,8 @@
 
 #include "NodeAdapters.h"
 
+#include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -152,4 +154,40 @@ LogicalResult mlir::onnxc::upgradeNode(onnx::NodeProto &node, int version,
            " has no upgrade to the dialect's version " +
            std::to_string(dialectVersion);
   return failure();
+}
+
+// LabelEncoder-1 (ai.onnx.ml 1): classes_strings maps a string to its index
+// (default_int64 where absent) or an int64 index to its string
+// (default_string out of range), by the input's type; as LabelEncoder-2+
+// that is keys_strings -> values_int64s [0, n) or keys_int64s [0, n) ->
+// values_strings. A repeated class counts at its last index, as the
+// lowering takes the last of repeated keys.
+LogicalResult mlir::onnxc::upgradeLabelEncoder1(onnx::NodeProto &node,
+                                                AdapterContext &ctx,
+                                                std::string &reason) {
+  const auto *classes = findNodeAttr(node, "classes_strings");
+  Type input = node.input_size()
+                   ? getElementTypeOrSelf(ctx.typeOf(node.input(0)))
+                   : Type();
+  bool fromStrings = input && isa<StringType>(input);
+  if (!input || (!fromStrings && !input.isInteger(64))) {
+    reason = "LabelEncoder-1 maps strings to int64 or int64 to strings, by "
+             "its input's type, which is not known here";
+    return failure();
+  }
+  std::vector<std::string> names;
+  if (classes)
+    names.assign(classes->strings().begin(), classes->strings().end());
+  removeAttr(node, "classes_strings");
+  auto *strings = node.add_attribute();
+  strings->set_name(fromStrings ? "keys_strings" : "values_strings");
+  strings->set_type(onnx::AttributeProto::STRINGS);
+  auto *ints = node.add_attribute();
+  ints->set_name(fromStrings ? "values_int64s" : "keys_int64s");
+  ints->set_type(onnx::AttributeProto::INTS);
+  for (size_t i = 0; i < names.size(); ++i) {
+    strings->add_strings(names[i]);
+    ints->add_ints(int64_t(i));
+  }
+  return success();
 }

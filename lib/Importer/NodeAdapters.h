@@ -45,6 +45,12 @@ LogicalResult upgradeNode(onnx::NodeProto &node, int version,
                           int dialectVersion, AdapterContext &ctx,
                           std::string &reason);
 
+/// Rewrites an ai.onnx.ml LabelEncoder-1 node (classes_strings) into the
+/// attributes of LabelEncoder-2 and later, by its input's element type;
+/// fails, with `reason`, where that type is not known.
+LogicalResult upgradeLabelEncoder1(onnx::NodeProto &node, AdapterContext &ctx,
+                                   std::string &reason);
+
 } // namespace mlir::onnxc
 
 #endif // ONNXC_LIB_IMPORTER_NODEADAPTERS_H
