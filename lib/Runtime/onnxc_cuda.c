@@ -74,6 +74,7 @@ static struct {
   CUresult (*EventDestroy)(CUevent);
 } cu;
 static CUdevice g_device;
+static int g_no_prefetch; /* ONNXC_CUDA_PREFETCH=0: leave it to the faults */
 
 static pthread_once_t g_cuda_once = PTHREAD_ONCE_INIT;
 static CUcontext g_context;
@@ -154,6 +155,8 @@ static void load_cuda(void) {
     return;
   }
   g_device = device;
+  const char *prefetch = getenv("ONNXC_CUDA_PREFETCH");
+  g_no_prefetch = prefetch && !strcmp(prefetch, "0");
 }
 
 static __thread const char *g_kernel; /* the run's last kernel looked up */
@@ -193,7 +196,7 @@ void *onnxc_rt_device_malloc(size_t size) {
  * thread's stream, instead of page by page on their first touches. Best
  * effort: a driver without prefetching leaves it to the faults. */
 void onnxc_rt_device_prefetch(void *p, size_t bytes) {
-  if (!g_context || !p || !bytes)
+  if (!g_context || !p || !bytes || g_no_prefetch)
     return;
   CUdeviceptr d = (CUdeviceptr)(uintptr_t)p;
   if (cu.MemPrefetchAsyncV2) {
