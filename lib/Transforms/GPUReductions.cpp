@@ -79,18 +79,30 @@ std::optional<Reduction> matchCombiner(linalg::GenericOp op) {
   return Reduction{combiner, *neutral, outOperand};
 }
 
-/// Whether a block per output pays: static sizes, few outputs, a long
-/// enough reduction.
-bool worthBlocks(linalg::GenericOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+/// A generic's static loop domain split into its parallel dims (the
+/// outputs) and its reduction dims, each with their sizes and product.
+struct Domain {
+  SmallVector<unsigned> parallelDims, reducedDims;
+  SmallVector<int64_t> parallelSizes, reducedSizes;
   int64_t outputs = 1, reduced = 1;
-  for (auto [size, kind] : llvm::zip(ranges, iterators)) {
+};
+
+/// The domain of `op`, when a block per output pays: static sizes, few
+/// outputs, a long enough reduction.
+std::optional<Domain> blockDomain(linalg::GenericOp op) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  Domain d;
+  for (auto [dim, size] : llvm::enumerate(op.getStaticLoopRanges())) {
     if (ShapedType::isDynamic(size))
-      return false;
-    (kind == utils::IteratorType::parallel ? outputs : reduced) *= size;
+      return std::nullopt;
+    bool parallel = iterators[dim] == utils::IteratorType::parallel;
+    (parallel ? d.parallelDims : d.reducedDims).push_back(dim);
+    (parallel ? d.parallelSizes : d.reducedSizes).push_back(size);
+    (parallel ? d.outputs : d.reduced) *= size;
   }
-  return outputs > 0 && outputs <= kMaxOutputs && reduced >= kMinReduction;
+  if (d.outputs <= 0 || d.outputs > kMaxOutputs || d.reduced < kMinReduction)
+    return std::nullopt;
+  return d;
 }
 
 /// `combiner` applied to (acc, x), `acc` in the output's operand position.
@@ -116,20 +128,11 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
   return out;
 }
 
-void buildBlockReduction(linalg::GenericOp op, const Reduction &r) {
+void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
+                         const Domain &domain) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<int64_t> parallelSizes, reducedSizes;
-  SmallVector<unsigned> parallelDims, reducedDims;
-  int64_t outputs = 1, reduced = 1;
-  for (auto [d, size] : llvm::enumerate(ranges)) {
-    bool parallel = iterators[d] == utils::IteratorType::parallel;
-    (parallel ? parallelSizes : reducedSizes).push_back(size);
-    (parallel ? parallelDims : reducedDims).push_back(d);
-    (parallel ? outputs : reduced) *= size;
-  }
+  int64_t outputs = domain.outputs, reduced = domain.reduced;
   int64_t threads = reduced >= 256 ? 256 : reduced >= 128 ? 128 : 64;
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
@@ -145,10 +148,11 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r) {
   Value partials = launch.getWorkgroupAttributions()[0];
   b.setInsertionPointToEnd(&launch.getBody().front());
   Value tid = launch.getThreadIds().x;
-  SmallVector<Value> ivs(ranges.size());
-  for (auto [d, v] :
-       llvm::zip(parallelDims,
-                 delinearize(b, loc, launch.getBlockIds().x, parallelSizes)))
+  SmallVector<Value> ivs(domain.parallelDims.size() +
+                         domain.reducedDims.size());
+  for (auto [d, v] : llvm::zip(
+           domain.parallelDims,
+           delinearize(b, loc, launch.getBlockIds().x, domain.parallelSizes)))
     ivs[d] = v;
 
   // The thread's share: r = tid, tid + threads, ... of the reduction domain.
@@ -158,9 +162,9 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r) {
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
-    for (auto [d, v] :
-         llvm::zip(reducedDims,
-                   delinearize(b, loc, loop.getInductionVar(), reducedSizes)))
+    for (auto [d, v] : llvm::zip(
+             domain.reducedDims,
+             delinearize(b, loc, loop.getInductionVar(), domain.reducedSizes)))
       ivs[d] = v;
     IRMapping map;
     Block *body = op.getBlock();
@@ -237,19 +241,20 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r) {
 
 struct GPUReductionsPass : onnxc::impl::GPUReductionsBase<GPUReductionsPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::GenericOp, Reduction>> candidates;
+    std::vector<std::tuple<linalg::GenericOp, Reduction, Domain>> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (op->getParentOfType<gpu::LaunchOp>() || !worthBlocks(op))
+      std::optional<Domain> domain = blockDomain(op);
+      if (op->getParentOfType<gpu::LaunchOp>() || !domain)
         return;
       // Every operand a memref (or a scalar input).
       if (!llvm::all_of(op.getDpsInits(),
                         [](Value v) { return isa<MemRefType>(v.getType()); }))
         return;
       if (std::optional<Reduction> r = matchCombiner(op))
-        candidates.push_back({op, *r});
+        candidates.push_back({op, *r, *domain});
     });
-    for (auto &[op, r] : candidates)
-      buildBlockReduction(op, r);
+    for (auto &[op, r, domain] : candidates)
+      buildBlockReduction(op, r, domain);
   }
 };
 

@@ -54,7 +54,9 @@ def read_pb(path):
     return numpy_helper.to_array(t)
 
 
-VARIANT_FLAGS = {"": [], "tile128": ["--gpu-gemm-tile=128"], "tf32": ["--gpu-precision=tf32"]}
+# NAME+VARIANT: a test or model compiled with these onnxc flags too.
+VARIANT_FLAGS = {"": [], "tile64": ["--gpu-gemm-tile=64"], "tile128": ["--gpu-gemm-tile=128"],
+                 "tf32": ["--gpu-precision=tf32"]}
 
 
 def bundle_test(test, args, out, variant=""):
@@ -258,8 +260,6 @@ def main():
         builds = [(n, n, []) for n in ("sgemm_1024", "sgemm_4096", "matmul_64x8192x64",
                                         "light_resnet50", "resnet50_full",
                                         "bert_encoder_static")]
-        variants = {"tile64": ["--gpu-gemm-tile=64"], "tile128": ["--gpu-gemm-tile=128"],
-                    "tf32": ["--gpu-precision=tf32"]}
         wanted = [("sgemm_4096", "tile64"), ("sgemm_1024", "tile128"),
                   ("matmul_1111x777x1000", "tile64"), ("matmul_1111x777x1000", "tile128"),
                   ("resnet50_full", "tile128"), ("bert_encoder_static", "tile128"),
@@ -268,7 +268,7 @@ def main():
                   ("resnet50_full", "tf32"), ("bert_encoder_static", "tf32")]
         chosen = set(v for v in args.bench_variants.split(",") if v)
         for model, variant in [w for w in wanted if w[1] in chosen]:
-            builds.append((model + "+" + variant, model, variants[variant]))
+            builds.append((model + "+" + variant, model, VARIANT_FLAGS[variant]))
         for n, model, flags in builds:
             ok, err = compile_cuda(args.onnxc, os.path.join(models, model + ".onnx"),
                                    os.path.join(bench, n + ".so"), args.gpu_arch, flags)

@@ -25,6 +25,7 @@
 #include "onnxc/Dialect/ONNX/Transforms/GraphUtils.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -112,11 +113,8 @@ Value zeroPointOr(PatternRewriter &rewriter, Location loc, Value zp,
 
 /// The float values of a constant, or none.
 std::optional<SmallVector<double>> constantFloats(Value v) {
-  auto c = v.getDefiningOp<ONNXConstantOp>();
-  if (!c)
-    return std::nullopt;
-  auto dense = dyn_cast_or_null<DenseElementsAttr>(c.getValueAttr());
-  if (!dense || !isa<FloatType>(dense.getElementType()))
+  DenseFPElementsAttr dense;
+  if (!matchPattern(v, m_Constant(&dense)))
     return std::nullopt;
   SmallVector<double> out;
   for (APFloat f : dense.getValues<APFloat>()) {
@@ -127,15 +125,16 @@ std::optional<SmallVector<double>> constantFloats(Value v) {
   return out;
 }
 
+/// Whether `v` is a constant whose integers all satisfy `pred`.
+bool allConstantInts(Value v, function_ref<bool(const APInt &)> pred) {
+  DenseIntElementsAttr dense;
+  return v && matchPattern(v, m_Constant(&dense)) &&
+         llvm::all_of(dense.getValues<APInt>(), pred);
+}
+
 /// Whether a constant holds only zeros (an absent one does).
 bool isZero(Value v) {
-  if (!v)
-    return true;
-  auto c = v.getDefiningOp<ONNXConstantOp>();
-  auto dense =
-      c ? dyn_cast_or_null<DenseIntElementsAttr>(c.getValueAttr()) : nullptr;
-  return dense && llvm::all_of(dense.getValues<APInt>(),
-                               [](const APInt &i) { return i.isZero(); });
+  return !v || allConstantInts(v, [](const APInt &i) { return i.isZero(); });
 }
 
 /// Whether the bias's scale is x_scale * w_scale (per channel where they
@@ -233,17 +232,11 @@ struct DropReluBeforeQuantize : OpRewritePattern<ONNXQuantizeLinearOp> {
       return rewriter.notifyMatchFailure(q, "not Q(Relu) per tensor");
     auto type = cast<IntegerType>(getElementTypeOrSelf(q.getY().getType()));
     Value zp = q.getYZeroPoint();
-    bool least;
-    if (type.isUnsigned()) {
-      least = isZero(zp); // an absent zero point is uint8's 0
-    } else {
-      auto c = zp ? zp.getDefiningOp<ONNXConstantOp>() : nullptr;
-      auto dense = c ? dyn_cast_or_null<DenseIntElementsAttr>(c.getValueAttr())
-                     : nullptr;
-      least = dense &&
-              llvm::all_of(dense.getValues<APInt>(),
-                           [](const APInt &i) { return i.isMinSignedValue(); });
-    }
+    // (An absent zero point is uint8's 0.)
+    bool least = type.isUnsigned() ? isZero(zp)
+                                   : allConstantInts(zp, [](const APInt &i) {
+                                       return i.isMinSignedValue();
+                                     });
     if (!least)
       return rewriter.notifyMatchFailure(q, "zero point not the least value");
     rewriter.modifyOpInPlace(q, [&] { q.getXMutable().assign(relu.getX()); });
