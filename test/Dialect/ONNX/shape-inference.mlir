@@ -332,3 +332,14 @@ func.func @col2im_affine_grid(%x: tensor<1x8x20xf32>, %rt: tensor<3xi64>, %theta
   %3 = "onnx.AffineGrid"(%theta3, %size5) : (tensor<2x3x4xf32>, tensor<5xi64>) -> tensor<*xf32>
   return %0, %1, %2, %3 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// Split-18 by num_outputs along a negative axis: ceil(7 / 2) then the rest
+// (the attribute is read as signed).
+// CHECK-LABEL: func.func @split_negative_axis
+// CHECK: "onnx.Split"(%{{.*}}) {{.*}} -> (tensor<2x4xf32>, tensor<2x3xf32>)
+func.func @split_negative_axis(%x: tensor<2x7xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
+  %a:2 = "onnx.Split"(%x) {axis = -1 : i64, num_outputs = 2 : i64} : (tensor<2x7xf32>) -> (tensor<*xf32>, tensor<*xf32>)
+  return %a#0, %a#1 : tensor<*xf32>, tensor<*xf32>
+}

@@ -80,8 +80,10 @@ std::optional<Dequantized> dequantized(Value v, int64_t axis = 0,
   if (n != 1) {
     if (channels <= 0 || n != channels || !xType)
       return std::nullopt;
-    int64_t a =
-        dq.getAxis() < 0 ? dq.getAxis() + xType.getRank() : dq.getAxis();
+    // getAxis() is unsigned (I64Attr): convert before the sign test.
+    int64_t a = int64_t(dq.getAxis());
+    if (a < 0)
+      a += xType.getRank();
     if (a != axis)
       return std::nullopt;
   }

@@ -922,8 +922,10 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
       split && (!split.getSplit() || isa<NoneType>(split.getSplit().getType())))
     if (auto in = dyn_cast<RankedTensorType>(split.getInput().getType())) {
       int64_t rank = in.getRank(), parts = op->getNumResults();
-      int64_t axis =
-          split.getAxis() < 0 ? split.getAxis() + rank : split.getAxis();
+      // getAxis() is unsigned (I64Attr): convert before the sign test.
+      int64_t axis = int64_t(split.getAxis());
+      if (axis < 0)
+        axis += rank;
       if (axis >= 0 && axis < rank && parts > 0)
         for (int64_t i = 0; i < parts; ++i) {
           if (isa_and_nonnull<RankedTensorType>(types[i]))
