@@ -83,6 +83,8 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
                                              bool runtimeChecks,
                                              bool graphPasses) {
   pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
+  // Backward graphs first, so that every later pass applies to them.
+  pm.addNestedPass<func::FuncOp>(createONNXDeriveGradients());
   if (graphPasses)
     buildONNXGraphPipeline(pm);
   ConvertONNXToLinalgOptions convert;

@@ -161,6 +161,8 @@ private:
   LogicalResult importInitializers(onnx::GraphProto &graph);
   LogicalResult importNodes(onnx::GraphProto &graph);
   LogicalResult importNode(onnx::NodeProto &node);
+  LogicalResult addGradientOperands(const onnx::NodeProto &node,
+                                    OperationState &state);
   LogicalResult getSchemaFunction(onnx::NodeProto &node,
                                   onnx::FunctionProto &body);
   LogicalResult convertFunctionBody(const onnx::NodeProto &node,
@@ -729,6 +731,40 @@ LogicalResult ModelImporter::importSubgraph(Region &region,
   return success();
 }
 
+/// A Gradient node refers by name to the values that define the
+/// differentiated computation (xs, zs) and to the differentiated value (y);
+/// the onnx op takes those values as operands after its inputs, so that
+/// onnx-derive-gradients finds them in SSA form.
+LogicalResult ModelImporter::addGradientOperands(const onnx::NodeProto &node,
+                                                 OperationState &state) {
+  Location loc = state.location;
+  SmallVector<std::string> names;
+  std::string y;
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.name() == "xs")
+      names.insert(names.begin(), attr.strings().begin(), attr.strings().end());
+    else if (attr.name() == "y")
+      y = attr.s();
+  }
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == "zs")
+      names.append(attr.strings().begin(), attr.strings().end());
+  if (int(names.size()) != node.input_size())
+    return emitError(loc) << "Gradient node " << nodeLabel(node) << " has "
+                          << node.input_size() << " inputs for " << names.size()
+                          << " names in xs and zs";
+  names.push_back(y);
+  for (const std::string &name : names) {
+    Value v = name.empty() ? Value() : lookup(name);
+    if (!v)
+      return emitError(loc)
+             << "Gradient node " << nodeLabel(node) << " names '" << name
+             << "', which is not computed before the node";
+    state.addOperands(v);
+  }
+  return success();
+}
+
 LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   StringRef domain =
       node.domain() == "ai.onnx" ? StringRef() : StringRef(node.domain());
@@ -958,6 +994,9 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   if (info->attrSizedOperands)
     state.addAttribute("operandSegmentSizes",
                        builder.getDenseI32ArrayAttr(operandSegments));
+  if (domain == "ai.onnx.preview.training" && node.op_type() == "Gradient" &&
+      failed(addGradientOperands(node, state)))
+    return failure();
 
   // Results, in ONNX positions.
   SmallVector<int32_t> resultSegments;
@@ -1058,6 +1097,11 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
       define(name, Value());
     return success();
   }
+
+  // A Gradient's outputs have the types of its xs inputs.
+  if (isa<ONNXTrainingGradientOp>(op))
+    for (auto [result, input] : llvm::zip(op->getResults(), op->getOperands()))
+      result.setType(refineType(result.getType(), input.getType()));
 
   // Results whose type the model does not state: ask the schema.
   bool missing = llvm::any_of(op->getResultTypes(), llvm::IsaPred<NoneType>);

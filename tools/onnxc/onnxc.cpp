@@ -418,6 +418,10 @@ int main(int argc, char **argv) {
   if (emit == EmitStage::ONNXInferred)
     return printModule();
   if (emit == EmitStage::ONNXGraph) {
+    if (failed(runPipeline("gradient derivation", [](OpPassManager &pm) {
+          pm.addNestedPass<func::FuncOp>(onnxc::createONNXDeriveGradients());
+        })))
+      return 1;
     if (!noGraphPasses &&
         failed(runPipeline("graph passes", [](OpPassManager &pm) {
           onnxc::buildONNXGraphPipeline(pm);

@@ -19,6 +19,37 @@ def ONNXShapeInference : Pass<"onnx-shape-inference", "func::FuncOp"> {
   let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
 }
 
+def ONNXDeriveGradients : Pass<"onnx-derive-gradients", "func::FuncOp"> {
+  let summary = "Replace ai.onnx.preview.training Gradient ops by the backward "
+                "graph in onnx ops (reverse-mode automatic differentiation)";
+  let description = [{
+    A Gradient op (as the importer builds it: its inputs, then the values its
+    xs and zs attributes name, then the value y names) becomes the onnx ops
+    that compute the gradient of y, summed over its elements, with respect
+    to each x, at the Gradient's inputs: the ops from the named values to y
+    are walked in reverse and each op's gradient rule (Autodiff.h) turns the
+    gradients of its results into those of its operands; gradients of a
+    value used more than once are added; broadcast operands get theirs
+    summed back to their shape. xs and zs are independent variables: the
+    walk does not go through the ops that compute them. When the inputs are
+    other values than the named ones, the ops from the named values to y are
+    first cloned on the inputs. An x that y does not depend on gets zeros.
+
+    Rules cover the elementwise arithmetic and activations, MatMul, Gemm,
+    the reshapes, Transpose, Expand, Concat, Split, Slice, Pad, Gather,
+    GatherElements, Where, Cast, Dropout, the reductions, Softmax and
+    LogSoftmax, Conv (grouped too), MaxPool, AveragePool, the global
+    poolings, BatchNormalization (inference and training mode),
+    LayerNormalization, SoftmaxCrossEntropyLoss and
+    NegativeLogLikelihoodLoss. An op on the way without a rule, or a case a
+    rule does not cover (named in the error), fails the pass at that op.
+    New ops are typed by the ONNX schemas' inference; later passes fold,
+    simplify and lower them like any others.
+  }];
+  let dependentDialects = ["::mlir::onnxc::ONNXDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ONNXFoldBatchNorm : Pass<"onnx-fold-batch-norm", "func::FuncOp"> {
   let summary = "Fold inference-mode BatchNormalization into the Conv, Gemm "
                 "or MatMul before it";
