@@ -52,3 +52,11 @@ config.substitutions.append(("%python", config.python_executable))
 # module `x`).
 llvm_config.with_environment("PYTHONNOUSERSITE", "1")
 llvm_config.with_environment("PYTHONSAFEPATH", "1")
+
+# The ONNX backend tests of Debian's libonnx-testdata (utils/setup.sh
+# installs it), for tests that check a few of them differently from the
+# conformance sweep.
+onnx_testdata = "/usr/share/libonnx-testdata/data"
+if os.path.isdir(os.path.join(onnx_testdata, "node")):
+    config.available_features.add("onnx-testdata")
+    config.substitutions.append(("%onnx_testdata", onnx_testdata))

@@ -161,6 +161,11 @@ def cases():
     c.append(Case("Conv_grouped", [N("Conv", ["x", "w"], group=2, strides=[2, 2], pads=[1, 1, 1, 1])],
                   {"x": s(1, 4, 5, 5), "w": s(6, 2, 3, 3)}))
     c.append(Case("Conv_depthwise", [N("Conv", ["x", "w"], group=3)], {"x": s(2, 3, 4, 4), "w": s(3, 1, 2, 2)}))
+    c.append(Case("ConvTranspose", [N("ConvTranspose", ["x", "w", "b"], strides=[2, 1], pads=[1, 0, 0, 1],
+                                      output_padding=[1, 0])],
+                  {"x": s(2, 3, 3, 4), "w": s(3, 2, 3, 2), "b": s(2)}))
+    c.append(Case("ConvTranspose_grouped", [N("ConvTranspose", ["x", "w"], group=2, dilations=[2])],
+                  {"x": s(1, 4, 5), "w": s(4, 3, 2)}))
     c.append(Case("MaxPool", [N("MaxPool", ["x"], kernel_shape=[2, 2], strides=[1, 2], pads=[0, 1, 0, 0])],
                   {"x": distinct((2, 2, 4, 5))}))
     c.append(Case("AveragePool", [N("AveragePool", ["x"], kernel_shape=[3, 2], strides=[2, 1])],
@@ -197,6 +202,12 @@ def cases():
                   [N("SoftmaxCrossEntropyLoss", ["x", "labels"], ["loss", "lp"]), N("Mul", ["lp", "loss"])],
                   {"x": s(3, 4)}, consts={"labels": np.array([3, 0, 1], np.int64)}))
     c.append(Case("Dropout_inference", [N("Dropout", ["x"])], {"x": s(3, 4)}))
+    # Training mode: the mask is drawn from the node's seed, the same on
+    # every run, which the finite differences rely on.
+    c.append(Case("Dropout_training", [N("Dropout", ["x", "ratio", "mode"], seed=3)], {"x": s(4, 5)},
+                  consts={"ratio": np.array(0.4), "mode": np.array(True)}))
+    c.append(Case("Dropout_training_mask", [N("Dropout", ["x", "ratio", "mode"], ["y", "mask"], seed=5)],
+                  {"x": s(4, 5)}, consts={"ratio": np.array(0.3), "mode": np.array(True)}))
     return c
 
 

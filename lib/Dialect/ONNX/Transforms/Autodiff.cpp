@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::onnxc {
@@ -237,6 +238,37 @@ static bool isDifferentiable(Value v) {
          isa<TensorType>(v.getType());
 }
 
+/// Training-mode Dropouts before `end` that do not return their mask get
+/// it: the backward pass multiplies by that same mask. Returns `y`, or the
+/// replacement of a Dropout result it was.
+static Value addDropoutMasks(Block *block, Block::iterator end, Value y) {
+  for (Operation &op :
+       llvm::make_early_inc_range(llvm::make_range(block->begin(), end))) {
+    auto dropout = dyn_cast<ONNXDropoutOp>(&op);
+    if (!dropout || dropout.getMask() || !dropout.getTrainingMode())
+      continue;
+    DenseElementsAttr mode;
+    if (matchPattern(dropout.getTrainingMode(), m_Constant(&mode)) &&
+        !mode.getSplatValue<bool>())
+      continue;
+    auto type = dyn_cast<TensorType>(dropout.getOutput().getType());
+    if (!type)
+      continue;
+    OpBuilder b(&op);
+    OperationState state(op.getLoc(), op.getName());
+    state.addOperands(op.getOperands());
+    state.addAttributes(op.getAttrs());
+    state.addAttribute("resultSegmentSizes", b.getDenseI32ArrayAttr({1, 1}));
+    state.addTypes({type, type.clone(b.getI1Type())});
+    Operation *masked = b.create(state);
+    if (y == dropout.getOutput())
+      y = masked->getResult(0);
+    dropout.getOutput().replaceAllUsesWith(masked->getResult(0));
+    op.erase();
+  }
+  return y;
+}
+
 FailureOr<SmallVector<Value>> mlir::onnxc::buildGradients(OpBuilder &b,
                                                           Location loc, Value y,
                                                           ValueRange xs,
@@ -245,6 +277,7 @@ FailureOr<SmallVector<Value>> mlir::onnxc::buildGradients(OpBuilder &b,
   Block::iterator end = b.getInsertionPoint();
   llvm::DenseSet<Value> independent(xs.begin(), xs.end());
   independent.insert(stops.begin(), stops.end());
+  y = addDropoutMasks(block, end, y);
 
   // Forward: the values that depend on an x.
   llvm::DenseSet<Value> varying(xs.begin(), xs.end());

@@ -139,6 +139,50 @@ FailureOr<SmallVector<int64_t>> outputPadding(const Window &w,
   return outputPad;
 }
 
+/// The gradient of a convolution's filter `w`, for a window `win` sliding
+/// over `padded` (N, Cp, ...) against `other` (N, Co, ...):
+/// dW[o, p, k] = sum over n, i of other[n, o, i] padded[n, p, i s + k d]
+/// (Conv: padded = X, other = dY; ConvTranspose: padded = dY, other = X). A
+/// Conv of `padded` with batch and channels swapped by `other` likewise,
+/// strides and dilations exchanged, gives every (p, o) pair; a grouped
+/// convolution keeps those in the same group.
+Value filterGrad(GradientEmitter &e, Value padded, Value other, Value w,
+                 const Window &win, int64_t group) {
+  auto pType = cast<RankedTensorType>(padded.getType());
+  auto oType = cast<RankedTensorType>(other.getType());
+  int64_t r = pType.getRank(), n = r - 2;
+  SmallVector<int64_t> swap = llvm::to_vector(llvm::seq<int64_t>(0, r));
+  std::swap(swap[0], swap[1]);
+  Value full =
+      e.make("Conv", {e.transpose(padded, swap), e.transpose(other, swap)},
+             {{"strides", e.i64ArrayAttr(win.dilations)},
+              {"dilations", e.i64ArrayAttr(win.strides)},
+              {"pads", e.i64ArrayAttr(win.pads)}});
+  // (Cp, Co, k') -> (Cp, Co, k): the window positions past the kernel.
+  SmallVector<int64_t> zeros(n, 0), axes;
+  for (int64_t i = 0; i < n; ++i)
+    axes.push_back(i + 2);
+  full =
+      e.make("Slice", {full, e.i64s(zeros), e.i64s(win.kernel), e.i64s(axes)});
+  if (group == 1)
+    return e.reshapeLike(e.transpose(full, swap), w);
+  int64_t kernelSize = std::accumulate(win.kernel.begin(), win.kernel.end(),
+                                       int64_t(1), std::multiplies<>());
+  int64_t pg = pType.getDimSize(1) / group, og = oType.getDimSize(1) / group;
+  // (G, Pg, G, Og, K) -> (G, G, Pg, Og, K) -> the diagonal (G, Pg, Og, K)
+  // -> (G, Og, Pg, K) -> (Co, Pg, k...).
+  Value v =
+      e.make("Reshape", {full, e.i64s({group, pg, group, og, kernelSize})});
+  v = e.transpose(v, {0, 2, 1, 3, 4});
+  v = e.make("Reshape", {v, e.i64s({group * group, pg * og * kernelSize})});
+  SmallVector<int64_t> diagonal;
+  for (int64_t i = 0; i < group; ++i)
+    diagonal.push_back(i * group + i);
+  v = e.make("Gather", {v, e.i64s(diagonal)}, {{"axis", e.i64Attr(0)}});
+  v = e.make("Reshape", {v, e.i64s({group, pg, og, kernelSize})});
+  return e.reshapeLike(e.transpose(v, {0, 2, 1, 3}), w);
+}
+
 LogicalResult convGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
                        Grads grads, std::string &why) {
   auto conv = cast<ONNXConvOp>(op);
@@ -149,7 +193,7 @@ LogicalResult convGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
     why = "the shapes of X, W and Y must be static";
     return failure();
   }
-  int64_t r = xType.getRank(), n = r - 2, group = conv.getGroup();
+  int64_t r = xType.getRank(), group = conv.getGroup();
   FailureOr<Window> win =
       windowOf(conv.getAutoPad(), conv.getKernelShape(), conv.getStrides(),
                conv.getDilations(), conv.getPads(), xType, yType,
@@ -169,48 +213,42 @@ LogicalResult convGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
                      {"output_padding", e.i64ArrayAttr(*outPad)}});
   gx.setType(xType);
   grads[0] = gx;
+  grads[1] = filterGrad(e, x, g, w, *win, group);
+  if (Value b = conv.getB())
+    grads[2] = e.reshapeLike(e.reduceSum(g, allButChannels(r), false), b);
+  return success();
+}
 
-  // dW[m, c, k] = sum over n, o of dY[n, m, o] X[n, c, o s + k d]: a Conv of
-  // X with batch and channels swapped by dY likewise, strides and dilations
-  // swapped; its (C, M, k') result holds every (c, m) pair, of which a
-  // grouped Conv keeps those in the same group.
-  SmallVector<int64_t> swap = llvm::to_vector(llvm::seq<int64_t>(0, r));
-  std::swap(swap[0], swap[1]);
-  Value xt = e.transpose(x, swap), gt = e.transpose(g, swap);
-  Value full = e.make("Conv", {xt, gt},
-                      {{"strides", e.i64ArrayAttr(win->dilations)},
-                       {"dilations", e.i64ArrayAttr(win->strides)},
-                       {"pads", e.i64ArrayAttr(win->pads)}});
-  // (C, M, k') -> (C, M, k): the window positions past the kernel.
-  SmallVector<int64_t> zeros(n, 0), axes;
-  for (int64_t i = 0; i < n; ++i)
-    axes.push_back(i + 2);
-  full =
-      e.make("Slice", {full, e.i64s(zeros), e.i64s(win->kernel), e.i64s(axes)});
-  int64_t m = wType.getDimSize(0), c = xType.getDimSize(1);
-  int64_t kernelSize = std::accumulate(win->kernel.begin(), win->kernel.end(),
-                                       int64_t(1), std::multiplies<>());
-  Value gw;
-  if (group == 1) {
-    gw = e.transpose(full, swap);
-  } else {
-    int64_t cg = c / group, mg = m / group;
-    // (G, Cg, G, Mg, K) -> (G, G, Cg, Mg, K) -> the diagonal (G, Cg, Mg, K)
-    // -> (G, Mg, Cg, K) -> (M, Cg, k...).
-    Value v =
-        e.make("Reshape", {full, e.i64s({group, cg, group, mg, kernelSize})});
-    v = e.transpose(v, {0, 2, 1, 3, 4});
-    v = e.make("Reshape", {v, e.i64s({group * group, cg * mg * kernelSize})});
-    SmallVector<int64_t> diagonal;
-    for (int64_t i = 0; i < group; ++i)
-      diagonal.push_back(i * group + i);
-    v = e.make("Gather", {v, e.i64s(diagonal)}, {{"axis", e.i64Attr(0)}});
-    v = e.make("Reshape", {v, e.i64s({group, cg, mg, kernelSize})});
-    v = e.transpose(v, {0, 2, 1, 3});
-    gw = v;
+LogicalResult convTransposeGrad(GradientEmitter &e, Operation *op,
+                                ArrayRef<Value> rg, Grads grads,
+                                std::string &why) {
+  auto conv = cast<ONNXConvTransposeOp>(op);
+  Value x = conv.getX(), w = conv.getW(), g = rg[0];
+  RankedTensorType xType = staticType(x), wType = staticType(w),
+                   yType = staticType(conv.getY());
+  if (!xType || !wType || !yType) {
+    why = "the shapes of X, W and Y must be static";
+    return failure();
   }
-  gw = e.reshapeLike(gw, w);
-  grads[1] = gw;
+  if (conv.getAutoPad() != "NOTSET" || conv.getOutputShape()) {
+    why = "auto_pad or output_shape (give explicit pads)";
+    return failure();
+  }
+  int64_t r = xType.getRank(), group = conv.getGroup();
+  FailureOr<Window> win = windowOf(
+      "NOTSET", conv.getKernelShape(), conv.getStrides(), conv.getDilations(),
+      conv.getPads(), xType, yType, wType.getShape().drop_front(2), why);
+  if (failed(win))
+    return failure();
+  // X = the adjoint: dX is the convolution of dY by W with the same window.
+  Value gx = e.make("Conv", {g, w},
+                    {{"strides", e.i64ArrayAttr(win->strides)},
+                     {"dilations", e.i64ArrayAttr(win->dilations)},
+                     {"pads", e.i64ArrayAttr(win->pads)},
+                     {"group", e.i64Attr(group)}});
+  gx.setType(xType);
+  grads[0] = gx;
+  grads[1] = filterGrad(e, g, x, w, *win, group);
   if (Value b = conv.getB())
     grads[2] = e.reshapeLike(e.reduceSum(g, allButChannels(r), false), b);
   return success();
@@ -346,6 +384,7 @@ void mlir::onnxc::registerNNGradientRules(
   rules["onnx.Softmax"] = softmaxGrad;
   rules["onnx.LogSoftmax"] = logSoftmaxGrad;
   rules["onnx.Conv"] = convGrad;
+  rules["onnx.ConvTranspose"] = convTransposeGrad;
   rules["onnx.MaxPool"] = maxPoolGrad;
   rules["onnx.AveragePool"] = averagePoolGrad;
   rules["onnx.GlobalAveragePool"] = globalAveragePoolGrad;

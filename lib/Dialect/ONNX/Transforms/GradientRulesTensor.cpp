@@ -355,8 +355,7 @@ LogicalResult dropoutGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
   }
   Value mask = dropout.getMask();
   if (!mask) {
-    why = "in training mode its mask output is needed (the random mask "
-          "cannot be drawn again)";
+    why = "in training mode without its mask (buildGradients adds it)";
     return failure();
   }
   // y = x * mask / (1 - ratio).

@@ -38,7 +38,7 @@ def ONNXDeriveGradients : Pass<"onnx-derive-gradients", "func::FuncOp"> {
     Rules cover the elementwise arithmetic and activations, MatMul, Gemm,
     the reshapes, Transpose, Expand, Concat, Split, Slice, Pad, Gather,
     GatherElements, Where, Cast, Dropout, the reductions, Softmax and
-    LogSoftmax, Conv (grouped too), MaxPool, AveragePool, the global
+    LogSoftmax, Conv and ConvTranspose (grouped too), MaxPool, AveragePool, the global
     poolings, BatchNormalization (inference and training mode),
     LayerNormalization, SoftmaxCrossEntropyLoss and
     NegativeLogLikelihoodLoss. An op on the way without a rule, or a case a
