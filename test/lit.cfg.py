@@ -60,3 +60,10 @@ onnx_testdata = "/usr/share/libonnx-testdata/data"
 if os.path.isdir(os.path.join(onnx_testdata, "node")):
     config.available_features.add("onnx-testdata")
     config.substitutions.append(("%onnx_testdata", onnx_testdata))
+
+# PyTorch (Debian's python3-torch), the reference of the gradient tests.
+import subprocess
+
+if subprocess.run([config.python_executable, "-c", "import torch"],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("torch")

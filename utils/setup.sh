@@ -31,7 +31,7 @@ DRY_RUN="${ONNXC_SETUP_DRY_RUN:-0}"
 PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libprotobuf-dev protobuf-compiler libonnx-dev libgtest-dev
-  libonnx-testdata python3-onnx python3-numpy python3-sklearn
+  libonnx-testdata python3-onnx python3-numpy python3-sklearn python3-torch
   cmake ninja-build ccache
 )
 
