@@ -1,8 +1,9 @@
-//===- GradientRulesNorm.cpp - Gradients of normalisations and losses -----===//
+//===- GradientRulesNorm.cpp - Gradients of the normalisations -----------===//
 //
 // Gradient rules (see Autodiff.h) of BatchNormalization (inference and
-// training mode), LayerNormalization, SoftmaxCrossEntropyLoss and
-// NegativeLogLikelihoodLoss (every reduction, ignore_index, class weights).
+// training mode) and LayerNormalization. (The losses
+// SoftmaxCrossEntropyLoss and NegativeLogLikelihoodLoss are replaced by
+// their ONNX function bodies at import, whose ops have rules.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,106 +125,10 @@ LogicalResult layerNormGrad(GradientEmitter &e, Operation *op,
   return success();
 }
 
-/// The gradient of a negative log-likelihood loss with respect to its
-/// log-probabilities `logProb` (N, C, d...) for `labels` (N, d...): for each
-/// element -w[label] where the class is the label (0 for ignored labels),
-/// times the loss's gradient, divided by the sum of the weights for 'mean'.
-FailureOr<Value> nllGrad(GradientEmitter &e, Value logProb, Value labels,
-                         Value weights, std::optional<int64_t> ignoreIndex,
-                         StringRef reduction, Value g, std::string &why) {
-  auto lpType = dyn_cast<RankedTensorType>(logProb.getType());
-  if (!lpType || lpType.getRank() < 2 || lpType.isDynamicDim(1)) {
-    why = "the number of classes must be static";
-    return failure();
-  }
-  int64_t r = lpType.getRank(), classes = lpType.getDimSize(1);
-  Value safe = labels;
-  Value kept;
-  if (ignoreIndex) {
-    Value ignored = e.castLike(e.i64s({*ignoreIndex}), labels);
-    kept = e.make("Not",
-                  {e.make("Equal", {labels, ignored}, {}, e.b.getI1Type())});
-    safe = e.make("Where", {kept, labels, e.castLike(e.i64s({0}), labels)});
-  }
-  // Per element weight (N, d...).
-  Value w;
-  if (weights)
-    w = e.make("Gather", {weights, safe}, {{"axis", e.i64Attr(0)}});
-  if (kept) {
-    Value k = e.castLike(kept, logProb);
-    w = w ? e.mul(w, k) : k;
-  }
-  // One-hot of the labels along axis 1.
-  SmallVector<int64_t> classShape(r, 1);
-  classShape[1] = classes;
-  SmallVector<int64_t> classIds =
-      llvm::to_vector(llvm::seq<int64_t>(0, classes));
-  Value ids = e.make(
-      "Reshape", {e.castLike(e.i64s(classIds), labels), e.i64s(classShape)});
-  Value onehot = e.castLike(
-      e.make("Equal", {e.make("Unsqueeze", {safe, e.i64s({1})}), ids}, {},
-             e.b.getI1Type()),
-      logProb);
-  Value scale = g; // (N, d...) for 'none', a scalar otherwise.
-  if (reduction == "mean") {
-    Value total =
-        w ? e.make("ReduceSum", {w}, {{"keepdims", e.i64Attr(0)}})
-          : e.castLike(e.make("Size", {labels}, {}, e.b.getI64Type()), logProb);
-    scale = e.div(g, total);
-  } else if (reduction != "sum" && reduction != "none") {
-    why = "reduction '" + reduction.str() + "'";
-    return failure();
-  }
-  Value perElement = w ? e.mul(w, scale) : scale;
-  if (reduction == "none" || w)
-    perElement = e.make("Unsqueeze", {perElement, e.i64s({1})});
-  Value result = e.neg(e.mul(onehot, perElement));
-  result.setType(lpType);
-  return result;
-}
-
-LogicalResult nllLossGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
-                          Grads grads, std::string &why) {
-  auto nll = cast<ONNXNegativeLogLikelihoodLossOp>(op);
-  FailureOr<Value> gi =
-      nllGrad(e, nll.getInput(), nll.getTarget(), nll.getWeight(),
-              nll.getIgnoreIndex(), nll.getReduction(), rg[0], why);
-  if (failed(gi))
-    return failure();
-  grads[0] = *gi;
-  return success();
-}
-
-LogicalResult sceLossGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
-                          Grads grads, std::string &why) {
-  auto sce = cast<ONNXSoftmaxCrossEntropyLossOp>(op);
-  Value scores = sce.getScores();
-  // loss = NLL(LogSoftmax(scores, axis 1)); log_prob is that LogSoftmax.
-  Value logProb = e.make("LogSoftmax", {scores}, {{"axis", e.i64Attr(1)}});
-  Value glp = rg.size() > 1 ? rg[1] : Value();
-  if (rg[0]) {
-    FailureOr<Value> g =
-        nllGrad(e, logProb, sce.getLabels(), sce.getWeights(),
-                sce.getIgnoreIndex(), sce.getReduction(), rg[0], why);
-    if (failed(g))
-      return failure();
-    glp = glp ? e.add(glp, *g) : *g;
-  }
-  if (!glp)
-    return success();
-  Value total = e.reduceSum(glp, {1}, true);
-  Value gs = e.sub(glp, e.mul(e.make("Exp", {logProb}), total));
-  gs.setType(scores.getType());
-  grads[0] = gs;
-  return success();
-}
-
 } // namespace
 
 void mlir::onnxc::registerNormGradientRules(
     llvm::StringMap<GradientRule> &rules) {
   rules["onnx.BatchNormalization"] = batchNormGrad;
   rules["onnx.LayerNormalization"] = layerNormGrad;
-  rules["onnx.NegativeLogLikelihoodLoss"] = nllLossGrad;
-  rules["onnx.SoftmaxCrossEntropyLoss"] = sceLossGrad;
 }

@@ -38,12 +38,13 @@ def ONNXDeriveGradients : Pass<"onnx-derive-gradients", "func::FuncOp"> {
     Rules cover the elementwise arithmetic and activations, MatMul, Gemm,
     the reshapes, Transpose, Expand, Concat, Split, Slice, Pad, Gather,
     GatherElements, Where, Cast, Dropout, the reductions, Softmax and
-    LogSoftmax, Conv and ConvTranspose (grouped too), MaxPool, AveragePool, the global
-    poolings, BatchNormalization (inference and training mode),
-    LayerNormalization, SoftmaxCrossEntropyLoss and
-    NegativeLogLikelihoodLoss. An op on the way without a rule, or a case a
-    rule does not cover (named in the error), fails the pass at that op.
-    New ops are typed by the ONNX schemas' inference; later passes fold,
+    LogSoftmax, Conv and ConvTranspose (grouped too), MaxPool,
+    AveragePool, the global poolings, BatchNormalization (inference and
+    training mode) and LayerNormalization; the losses
+    SoftmaxCrossEntropyLoss and NegativeLogLikelihoodLoss are
+    differentiated through their ONNX function bodies (the importer expands
+    them). An op on the way without a rule, or a case a rule does not cover
+    (named in the error), fails the pass at that op. New ops are typed by the ONNX schemas' inference; later passes fold,
     simplify and lower them like any others.
   }];
   let dependentDialects = ["::mlir::onnxc::ONNXDialect",
