@@ -9,24 +9,28 @@
 #include "onnxc/Support/ProtoConversion.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
@@ -229,10 +233,81 @@ void mlir::onnxc::registerTranslations(DialectRegistry &registry) {
   gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
 }
 
-std::unique_ptr<llvm::Module>
-mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
-                               StringRef entryName,
-                               const ModelSignature &signature) {
+/// The raw little-endian bytes of `value`'s elements.
+static FailureOr<std::string> rawBytes(ElementsAttr value) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (dense.getElementType().isInteger(1))
+      return failure();
+    ArrayRef<char> raw = dense.getRawData();
+    if (!dense.isSplat())
+      return std::string(raw.begin(), raw.end());
+    std::string out;
+    for (int64_t i = 0, n = dense.getNumElements(); i < n; ++i)
+      out.append(raw.begin(), raw.end());
+    return out;
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(value))
+    if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
+      ArrayRef<char> data = blob->getData();
+      return std::string(data.begin(), data.end());
+    }
+  return failure();
+}
+
+FailureOr<std::optional<TrainingState>>
+mlir::onnxc::takeTrainingState(ModuleOp module) {
+  auto values = module->getAttrOfType<ArrayAttr>("onnxc.train_state");
+  auto first = module->getAttrOfType<IntegerAttr>("onnxc.train_first_state");
+  if (!values || !first)
+    return std::optional<TrainingState>();
+  TrainingState state;
+  state.firstInput = first.getInt();
+  for (Attribute a : values) {
+    auto value = dyn_cast<ElementsAttr>(a);
+    FailureOr<std::string> bytes =
+        value ? rawBytes(value) : FailureOr<std::string>(failure());
+    if (failed(bytes))
+      return module.emitError() << "cannot read the initial value of a "
+                                   "training state tensor";
+    state.initial.push_back(std::move(*bytes));
+  }
+  module->removeAttr("onnxc.train_state");
+  module->removeAttr("onnxc.train_first_state");
+  return std::optional<TrainingState>(std::move(state));
+}
+
+/// The training state's table and initial values for onnxc_train.c:
+/// onnxc_model_train_info, text "onnxc-train 1 <first input> <count>" then
+/// "<offset> <bytes>" per state tensor, one per line; and
+/// onnxc_model_train_state, the initial values at those offsets (64-byte
+/// aligned).
+static void emitTrainingState(llvm::Module &module,
+                              const TrainingState &training) {
+  llvm::LLVMContext &ctx = module.getContext();
+  std::string info = "onnxc-train 1 " + std::to_string(training.firstInput) +
+                     " " + std::to_string(training.initial.size()) + "\n";
+  std::string blob;
+  for (const std::string &bytes : training.initial) {
+    blob.resize(llvm::alignTo(blob.size(), 64), '\0');
+    info +=
+        std::to_string(blob.size()) + " " + std::to_string(bytes.size()) + "\n";
+    blob += bytes;
+  }
+  blob.resize(std::max<size_t>(blob.size(), 1), '\0');
+  auto *text = llvm::ConstantDataArray::getString(ctx, info, true);
+  new llvm::GlobalVariable(module, text->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, text,
+                           "onnxc_model_train_info");
+  auto *data = llvm::ConstantDataArray::getString(ctx, blob, false);
+  auto *global = new llvm::GlobalVariable(
+      module, data->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::ExternalLinkage, data, "onnxc_model_train_state");
+  global->setAlignment(llvm::Align(64));
+}
+
+std::unique_ptr<llvm::Module> mlir::onnxc::translateToLLVMIR(
+    ModuleOp module, llvm::LLVMContext &llvmContext, StringRef entryName,
+    const ModelSignature &signature, const TrainingState *training) {
   // The run-time check messages (see emitRuntimeCheck) leave the module
   // before translation: LLVM has no use for the attribute.
   std::string messages;
@@ -258,6 +333,9 @@ mlir::onnxc::translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
   new llvm::GlobalVariable(*llvmModule, init->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, init,
                            "onnxc_model_signature");
+
+  if (training)
+    emitTrainingState(*llvmModule, *training);
 
   // The message table the runtime formats a failed check's message from:
   // each message ends in NUL, an empty message ends the table.

@@ -658,6 +658,9 @@ LogicalResult ModelImporter::importInitializers(onnx::GraphProto &graph) {
     Location loc = NameLoc::get(StringAttr::get(ctx, tensor.name()), fileLoc());
     OperationState state(loc, "onnx.Constant");
     state.addAttribute("value", value);
+    if (options.markInitializers)
+      state.addAttribute("onnx.initializer",
+                         StringAttr::get(ctx, tensor.name()));
     state.addTypes(value.getShapedType());
     define(tensor.name(), builder.create(state)->getResult(0));
   }

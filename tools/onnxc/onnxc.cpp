@@ -222,6 +222,68 @@ llvm::cl::opt<bool> nodeLineTables(
                    "perf report --sort srcfile)"),
     llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
+llvm::cl::OptionCategory trainCategory(
+    "Training (--train): the library runs one training step per call of "
+    "onnxc_run / onnxc_train_step (see onnxc_runtime.h)");
+
+llvm::cl::opt<bool>
+    train("train",
+          llvm::cl::desc("Compile a training step instead of inference: the "
+                         "float initializers the loss depends on are trained"),
+          llvm::cl::init(false), llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<std::string> trainLoss(
+    "loss",
+    llvm::cl::desc("cross-entropy (int64 labels, logits N x C x ...), mse "
+                   "(labels of the output's shape) or output (the output "
+                   "is the loss)"),
+    llvm::cl::init("cross-entropy"), llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<int64_t>
+    trainLossOutput("loss-output",
+                    llvm::cl::desc("The model output the loss is taken on"),
+                    llvm::cl::init(0), llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<std::string>
+    trainOptimizer("optimizer",
+                   llvm::cl::desc("sgd, momentum, nesterov, adam or adagrad"),
+                   llvm::cl::init("sgd"), llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<double> trainLearningRate("learning-rate",
+                                        llvm::cl::desc("The learning rate"),
+                                        llvm::cl::init(0.01),
+                                        llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<double>
+    trainMomentum("momentum",
+                  llvm::cl::desc("momentum, nesterov: the momentum factor"),
+                  llvm::cl::init(0.9), llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<double> trainBeta1("beta1",
+                                 llvm::cl::desc("adam: beta1 (default 0.9)"),
+                                 llvm::cl::init(0.9),
+                                 llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<double> trainBeta2("beta2",
+                                 llvm::cl::desc("adam: beta2 (default 0.999)"),
+                                 llvm::cl::init(0.999),
+                                 llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<double>
+    trainEpsilon("epsilon",
+                 llvm::cl::desc("adam, adagrad: epsilon (default 1e-8)"),
+                 llvm::cl::init(1e-8), llvm::cl::cat(trainCategory));
+
+llvm::cl::opt<double>
+    trainWeightDecay("weight-decay",
+                     llvm::cl::desc("L2 penalty added to the gradient"),
+                     llvm::cl::init(0.0), llvm::cl::cat(trainCategory));
+
+llvm::cl::list<std::string>
+    trainFreeze("freeze",
+                llvm::cl::desc("Initializers not to train (comma-separated)"),
+                llvm::cl::CommaSeparated, llvm::cl::cat(trainCategory));
+
 /// The process's peak resident set in KiB (VmHWM: the high-water mark of
 /// this program's own address space; getrusage's ru_maxrss would include
 /// the RSS of whatever process forked it, from before the exec).
@@ -303,7 +365,7 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
-  llvm::cl::HideUnrelatedOptions(onnxcCategory);
+  llvm::cl::HideUnrelatedOptions({&onnxcCategory, &trainCategory});
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     std::string toolkit = onnxc::findCUDAToolkit();
     os << "onnxc --target=cuda: CUDA toolkit "
@@ -380,6 +442,7 @@ int main(int argc, char **argv) {
 
   onnxc::ImportOptions options;
   options.onnxShapeInference = !noONNXShapeInference;
+  options.markInitializers = train;
   OwningOpRef<ModuleOp> module;
   {
     TimingScope importTimer = rootTimer.nest("import (protobuf -> onnx dialect)");
@@ -411,7 +474,23 @@ int main(int argc, char **argv) {
 
   if (emit == EmitStage::ONNX)
     return printModule();
-  if (failed(runPipeline("shape inference", [](OpPassManager &pm) {
+  if (failed(runPipeline("shape inference", [&](OpPassManager &pm) {
+        pm.addNestedPass<func::FuncOp>(onnxc::createONNXShapeInference());
+        if (!train)
+          return;
+        onnxc::ONNXBuildTrainingStepOptions step;
+        step.entry = options.entryName;
+        step.loss = trainLoss;
+        step.lossOutput = trainLossOutput;
+        step.optimizer = trainOptimizer;
+        step.learningRate = trainLearningRate;
+        step.momentum = trainMomentum;
+        step.beta1 = trainBeta1;
+        step.beta2 = trainBeta2;
+        step.epsilon = trainEpsilon;
+        step.weightDecay = trainWeightDecay;
+        step.freeze.assign(trainFreeze.begin(), trainFreeze.end());
+        pm.addPass(onnxc::createONNXBuildTrainingStep(step));
         pm.addNestedPass<func::FuncOp>(onnxc::createONNXShapeInference());
       })))
     return 1;
@@ -444,6 +523,10 @@ int main(int argc, char **argv) {
   entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                  UnitAttr::get(&context));
 
+  FailureOr<std::optional<onnxc::TrainingState>> training =
+      onnxc::takeTrainingState(*module);
+  if (failed(training))
+    return 1;
   if (failed(runPipeline("onnx -> linalg", [](OpPassManager &pm) {
         onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks,
                                          !noGraphPasses);
@@ -509,8 +592,9 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::Module> llvmModule;
   {
     TimingScope translateTimer = rootTimer.nest("translation to LLVM IR");
-    llvmModule = onnxc::translateToLLVMIR(*module, llvmContext,
-                                          options.entryName, *signature);
+    llvmModule =
+        onnxc::translateToLLVMIR(*module, llvmContext, options.entryName,
+                                 *signature, *training ? &**training : nullptr);
   }
   if (!llvmModule)
     return fail("translation to LLVM IR failed");

@@ -43,11 +43,26 @@ struct CodeGenOptions {
   std::string arch;     // empty: the triple's; else replaces its arch
 };
 
+/// A training step's state (onnx-build-training-step): the entry's inputs
+/// from `firstInput` on, returned updated after the loss; `initial` holds
+/// each state tensor's initial value as raw little-endian bytes.
+struct TrainingState {
+  int64_t firstInput = 0;
+  std::vector<std::string> initial;
+};
+
+/// Takes the training state off the module attributes that
+/// onnx-build-training-step set (removing them); std::nullopt when the
+/// module is not a training step, failure when a value cannot be read.
+FailureOr<std::optional<TrainingState>> takeTrainingState(ModuleOp module);
+
 /// LLVM dialect -> LLVM IR, with the C API glue: the signature string and
-/// the packed entry point that the runtime calls.
+/// the packed entry point that the runtime calls; with `training`, the
+/// state table and initial values of the runtime's onnxc_train_* API.
 std::unique_ptr<llvm::Module>
 translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
-                  StringRef entryName, const ModelSignature &signature);
+                  StringRef entryName, const ModelSignature &signature,
+                  const TrainingState *training = nullptr);
 
 /// Optimises `module` at `options.optLevel` and writes an object file.
 LogicalResult emitObjectFile(llvm::Module &module,

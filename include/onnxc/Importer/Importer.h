@@ -23,6 +23,9 @@ struct ImportOptions {
       "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss",
       "DynamicQuantizeLinear", "BlackmanWindow", "HammingWindow",
       "HannWindow"};
+  /// Give each initializer's onnx.Constant an `onnx.initializer` attribute
+  /// with its name (what onnx-build-training-step trains).
+  bool markInitializers = false;
   /// Name of the function the main graph becomes.
   std::string entryName = "main_graph";
 };

@@ -201,6 +201,37 @@ const char *onnxc_device(void);
 /* The message of the last failed call on the calling thread ("" if none). */
 const char *onnxc_last_error(void);
 
+/* Training (a library compiled with `onnxc --train`). Its signature is one
+ * training step: inputs 0 .. onnxc_train_num_inputs() - 1 are the model's
+ * inputs and the labels, the rest the state (the trained parameters,
+ * BatchNormalization's running statistics, the optimizer's state, named as
+ * onnxc_train_state_name gives); outputs are the loss, then the next state.
+ * The library keeps the state, starting from the model's initializers (and
+ * zeros for the optimizer): onnxc_train_step takes the inputs before the
+ * state only, runs the step, stores the loss (converted to double) in
+ * *loss and makes the next state current. onnxc_train_get_state /
+ * onnxc_train_set_state copy state tensor i out or in (`bytes` must be
+ * onnxc_train_state_bytes(i); its shape is input
+ * onnxc_train_num_inputs() + i of the signature); onnxc_train_reset goes
+ * back to the initial state; onnxc_train_save / onnxc_train_load write and
+ * read a checkpoint of the whole state (a bad file changes nothing). The
+ * training functions are serialised by a lock; on failure
+ * onnxc_train_last_error() says why. In a library compiled without
+ * --train, onnxc_train_num_state() and onnxc_train_num_inputs() return -1
+ * and the others fail with ONNXC_ERROR_INVALID_ARGUMENT. */
+int onnxc_train_num_state(void);
+int onnxc_train_num_inputs(void);
+const char *onnxc_train_state_name(int i);
+size_t onnxc_train_state_bytes(int i);
+onnxc_status onnxc_train_step(const onnxc_tensor *inputs, size_t num_inputs,
+                              double *loss);
+onnxc_status onnxc_train_get_state(int i, void *data, size_t bytes);
+onnxc_status onnxc_train_set_state(int i, const void *data, size_t bytes);
+onnxc_status onnxc_train_reset(void);
+onnxc_status onnxc_train_save(const char *path);
+onnxc_status onnxc_train_load(const char *path);
+const char *onnxc_train_last_error(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,6 +51,61 @@ def ONNXDeriveGradients : Pass<"onnx-derive-gradients", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ONNXBuildTrainingStep : Pass<"onnx-build-training-step", "ModuleOp"> {
+  let summary = "Turn a model's entry function into one training step";
+  let description = [{
+    The entry function becomes one step of training the model (onnxc
+    --train): BatchNormalization runs in training mode and Dropout drops
+    (what PyTorch's model.train() means); the trainable parameters, i.e.
+    the float initializers (marked `onnx.initializer` by the importer) that
+    the loss depends on, except the `freeze`d ones, become arguments; so do
+    BatchNormalization's running mean and variance, updated by the op, and
+    the optimizer's state. The loss is computed on output `loss-output`:
+    `cross-entropy` (the mean over the samples of -log softmax along dim 1
+    at an int64 `labels` argument), `mse` (the mean squared difference to a
+    `labels` argument of the output's type) or `output` (the output is the
+    loss; its mean if not a scalar). Gradients come from the autodiff engine
+    of onnx-derive-gradients, and the optimizer updates the parameters:
+    `sgd` (w - lr (g + weight_decay w)), or the ai.onnx.preview.training
+    operators Momentum (`momentum`, `nesterov`: alpha = momentum, beta = 1,
+    as PyTorch's SGD), Adam (`adam`: bias correction counting this step,
+    as PyTorch's) and Adagrad (`adagrad`), with an `optimizer.step` count.
+
+    The function then takes the model's inputs, `labels` and the state
+    (parameters, running statistics, optimizer state, in that order) and
+    returns the loss and the next state in the same order; the module gets
+    `onnxc.train_state` (the initial value of each state tensor: the
+    initializers, zeros) and `onnxc.train_first_state` (the index of the
+    first state argument), which the code generator embeds for the
+    runtime's onnxc_train_* API.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main_graph\"",
+           "The function to turn into a training step">,
+    Option<"loss", "loss", "std::string", /*default=*/"\"cross-entropy\"",
+           "cross-entropy, mse or output">,
+    Option<"lossOutput", "loss-output", "int64_t", /*default=*/"0",
+           "The model output the loss is computed on">,
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
+           "sgd, momentum, nesterov, adam or adagrad">,
+    Option<"learningRate", "learning-rate", "double", /*default=*/"0.01",
+           "The learning rate">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.9",
+           "momentum/nesterov: the decay of the accumulated gradient">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9",
+           "adam: the decay of the first moment">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999",
+           "adam: the decay of the second moment">,
+    Option<"epsilon", "epsilon", "double", /*default=*/"1e-8",
+           "adam, adagrad: added to the denominator">,
+    Option<"weightDecay", "weight-decay", "double", /*default=*/"0.0",
+           "L2 penalty coefficient (added to the gradient)">,
+    ListOption<"freeze", "freeze", "std::string",
+               "Initializers that are not trained">,
+  ];
+  let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
+}
+
 def ONNXFoldBatchNorm : Pass<"onnx-fold-batch-norm", "func::FuncOp"> {
   let summary = "Fold inference-mode BatchNormalization into the Conv, Gemm "
                 "or MatMul before it";

@@ -1,0 +1,349 @@
+//===- TrainingStep.cpp - An inference graph as one training step ---------===//
+//
+// onnx-build-training-step: turns the entry function of an imported model
+// into one step of training it: the trainable initializers (and the
+// optimizer's state, and BatchNormalization's running statistics) become
+// inputs, a loss is computed on a model output and labels, the gradients
+// come from buildGradients (Autodiff.h), an optimizer updates the
+// parameters, and the function returns the loss and the new state. The
+// state's initial values go into module attributes, which the code
+// generator embeds for the runtime's training API (onnxc_train_*).
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
+#include "onnxc/Dialect/ONNX/Transforms/Autodiff.h"
+#include "onnxc/Dialect/ONNX/Transforms/GraphUtils.h"
+#include "onnxc/Dialect/ONNX/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::onnxc {
+#define GEN_PASS_DEF_ONNXBUILDTRAININGSTEP
+#include "onnxc/Dialect/ONNX/Transforms/Passes.h.inc"
+} // namespace mlir::onnxc
+
+using namespace mlir;
+using namespace mlir::onnxc;
+
+namespace {
+
+/// One tensor of the training state: a function argument, its initial
+/// value and the value the step returns for it.
+struct StateTensor {
+  BlockArgument arg;
+  ElementsAttr initial;
+  Value next;
+};
+
+struct ONNXBuildTrainingStepPass
+    : onnxc::impl::ONNXBuildTrainingStepBase<ONNXBuildTrainingStepPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto f = module.lookupSymbol<func::FuncOp>(entry);
+    if (!f) {
+      module.emitError() << "onnx-build-training-step: no function '" << entry
+                         << "'";
+      return signalPassFailure();
+    }
+    if (failed(build(module, f)))
+      signalPassFailure();
+  }
+
+  BlockArgument addArgument(func::FuncOp f, Type type, StringRef name) {
+    unsigned index = f.getNumArguments();
+    OpBuilder b(f.getContext());
+    (void)f.insertArgument(
+        index, type,
+        b.getDictionaryAttr(b.getNamedAttr("onnx.name", b.getStringAttr(name))),
+        f.getLoc());
+    return f.getArgument(index);
+  }
+
+  /// BatchNormalization in training mode with its running statistics as
+  /// results, and Dropout in training mode (what model.train() means).
+  void setTrainingModes(func::FuncOp f) {
+    SmallVector<Operation *> ops;
+    f.walk([&](Operation *op) {
+      if (isa<ONNXBatchNormalizationOp, ONNXDropoutOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      OperationState state(op->getLoc(), op->getName());
+      state.addAttributes(op->getAttrs());
+      if (auto bn = dyn_cast<ONNXBatchNormalizationOp>(op)) {
+        if (bn.getTrainingMode() && bn.getRunningMean() && bn.getRunningVar())
+          continue;
+        state.addOperands(op->getOperands());
+        state.addAttribute("training_mode", b.getI64IntegerAttr(1));
+        state.addAttribute("resultSegmentSizes",
+                           b.getDenseI32ArrayAttr({1, 1, 1}));
+        state.addTypes({bn.getY().getType(), bn.getInputMean().getType(),
+                        bn.getInputVar().getType()});
+      } else {
+        auto dropout = cast<ONNXDropoutOp>(op);
+        auto on = DenseElementsAttr::get(
+            RankedTensorType::get({}, b.getI1Type()), true);
+        Value ratio = dropout.getRatio();
+        if (!ratio)
+          ratio = createONNXScalar(
+              b, op->getLoc(),
+              getElementTypeOrSelf(dropout.getData().getType()), 0.5);
+        state.addOperands({dropout.getData(), ratio,
+                           createONNXConstant(b, op->getLoc(), on)});
+        state.addAttribute("operandSegmentSizes",
+                           b.getDenseI32ArrayAttr({1, 1, 1}));
+        state.addTypes(op->getResultTypes());
+      }
+      Operation *replacement = b.create(state);
+      for (auto [from, to] :
+           llvm::zip(op->getResults(), replacement->getResults()))
+        from.replaceAllUsesWith(to);
+      op->erase();
+    }
+  }
+
+  /// The loss of the model's output `out`; adds the labels argument.
+  FailureOr<Value> buildLoss(func::FuncOp f, GradientEmitter &e, Value out) {
+    auto type = dyn_cast<RankedTensorType>(out.getType());
+    if (!type || !isa<FloatType>(type.getElementType()))
+      return f.emitError() << "the loss output is not a float tensor of "
+                              "known rank";
+    if (loss == "output")
+      return type.getRank() == 0
+                 ? out
+                 : e.make("ReduceMean", {out}, {{"keepdims", e.i64Attr(0)}});
+    if (loss == "mse") {
+      Value labels = addArgument(f, type, "labels");
+      Value diff = e.sub(out, labels);
+      return e.make("ReduceMean", {e.mul(diff, diff)},
+                    {{"keepdims", e.i64Attr(0)}});
+    }
+    if (loss != "cross-entropy")
+      return f.emitError() << "unknown loss '" << loss
+                           << "' (cross-entropy, mse or output)";
+    if (type.getRank() < 2)
+      return f.emitError() << "cross-entropy needs logits of rank 2 or more "
+                              "(N, C, ...), not "
+                           << type;
+    SmallVector<int64_t> labelShape(type.getShape());
+    labelShape.erase(labelShape.begin() + 1);
+    Value labels = addArgument(
+        f, RankedTensorType::get(labelShape, e.b.getI64Type()), "labels");
+    // mean over the samples of -log softmax(out)[label].
+    Value logProb = e.make("LogSoftmax", {out}, {{"axis", e.i64Attr(1)}});
+    Value picked = e.make("GatherElements",
+                          {logProb, e.make("Unsqueeze", {labels, e.i64s({1})})},
+                          {{"axis", e.i64Attr(1)}});
+    return e.neg(e.make("ReduceMean", {picked}, {{"keepdims", e.i64Attr(0)}}));
+  }
+
+  LogicalResult build(ModuleOp module, func::FuncOp f) {
+    Block &block = f.front();
+    auto ret = cast<func::ReturnOp>(block.getTerminator());
+    if (lossOutput < 0 || lossOutput >= int64_t(ret.getNumOperands()))
+      return f.emitError() << "--loss-output " << lossOutput
+                           << ": the model has " << ret.getNumOperands()
+                           << " outputs";
+    setTrainingModes(f);
+    OpBuilder b(ret);
+    GradientEmitter e(b, f.getLoc());
+    FailureOr<Value> lossValue = buildLoss(f, e, ret.getOperand(lossOutput));
+    if (failed(lossValue))
+      return failure();
+    unsigned firstState = f.getNumArguments();
+
+    // What the loss depends on.
+    llvm::DenseSet<Value> needed{*lossValue};
+    for (Operation &op : llvm::reverse(block.without_terminator())) {
+      if (llvm::none_of(op.getResults(),
+                        [&](Value r) { return needed.contains(r); }))
+        continue;
+      op.walk([&](Operation *inner) {
+        for (Value v : inner->getOperands())
+          needed.insert(v);
+      });
+    }
+    llvm::StringSet<> frozen;
+    for (const std::string &name : freeze)
+      frozen.insert(name);
+
+    // BatchNormalization's running statistics: state updated by the op.
+    SmallVector<StateTensor> state;
+    llvm::DenseSet<Operation *> statistics;
+    llvm::DenseMap<Value, Value> runningNext;
+    f.walk([&](ONNXBatchNormalizationOp bn) {
+      runningNext[bn.getInputMean()] = bn.getRunningMean();
+      runningNext[bn.getInputVar()] = bn.getRunningVar();
+    });
+
+    // Trainable parameters: float initializers the loss depends on.
+    SmallVector<ONNXConstantOp> initializers;
+    for (auto cst : block.getOps<ONNXConstantOp>())
+      if (cst->hasAttr("onnx.initializer"))
+        initializers.push_back(cst);
+    SmallVector<StateTensor> params;
+    for (ONNXConstantOp cst : initializers) {
+      Value v = cst.getResult();
+      auto name = cst->getAttrOfType<StringAttr>("onnx.initializer");
+      auto value = dyn_cast_or_null<ElementsAttr>(cst.getValueAttr());
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!value || !type || !isa<FloatType>(type.getElementType()) ||
+          !needed.contains(v) || frozen.contains(name.getValue()))
+        continue;
+      bool isStatistic = runningNext.count(v) &&
+                         llvm::all_of(v.getUsers(), [](Operation *user) {
+                           return isa<ONNXBatchNormalizationOp>(user);
+                         });
+      BlockArgument arg = addArgument(f, type, name.getValue());
+      v.replaceAllUsesWith(arg);
+      if (isStatistic) {
+        state.push_back({arg, value, runningNext.lookup(v)});
+      } else {
+        params.push_back({arg, value, Value()});
+      }
+    }
+    for (ONNXConstantOp cst : initializers)
+      if (cst->use_empty())
+        cst->erase();
+      else
+        cst->removeAttr("onnx.initializer");
+    if (params.empty())
+      return f.emitError() << "no trainable parameter: no float initializer "
+                              "(not frozen) that the loss depends on";
+    Type element = params.front().arg.getType();
+    element = getElementTypeOrSelf(element);
+    for (StateTensor &p : params)
+      if (getElementTypeOrSelf(p.arg.getType()) != element)
+        return f.emitError() << "the parameters have different element types";
+
+    // The gradients, then the optimizer.
+    SmallVector<Value> xs;
+    for (StateTensor &p : params)
+      xs.push_back(p.arg);
+    FailureOr<SmallVector<Value>> grads =
+        buildGradients(b, f.getLoc(), *lossValue, xs, {});
+    if (failed(grads))
+      return failure();
+    if (failed(optimize(f, e, params, *grads, state)))
+      return failure();
+
+    // loss, then the state in argument order.
+    SmallVector<StateTensor> all(params);
+    all.append(state.begin(), state.end());
+    llvm::sort(all, [](const StateTensor &a, const StateTensor &b) {
+      return a.arg.getArgNumber() < b.arg.getArgNumber();
+    });
+    SmallVector<Value> results{*lossValue};
+    SmallVector<Attribute> initial;
+    SmallVector<DictionaryAttr> resultAttrs{b.getDictionaryAttr(
+        b.getNamedAttr("onnx.name", b.getStringAttr("loss")))};
+    for (StateTensor &s : all) {
+      results.push_back(s.next);
+      initial.push_back(s.initial);
+      resultAttrs.push_back(f.getArgAttrDict(s.arg.getArgNumber()));
+    }
+    func::ReturnOp::create(b, ret.getLoc(), results);
+    ret.erase();
+    f.setType(FunctionType::get(f.getContext(), f.getArgumentTypes(),
+                                TypeRange(ValueRange(results))));
+    f.setAllResultAttrs(resultAttrs);
+    module->setAttr("onnxc.train_state", b.getArrayAttr(initial));
+    module->setAttr("onnxc.train_first_state", b.getI64IntegerAttr(firstState));
+    return success();
+  }
+
+  /// Sets each parameter's next value and adds the optimizer's state.
+  LogicalResult optimize(func::FuncOp f, GradientEmitter &e,
+                         MutableArrayRef<StateTensor> params,
+                         ArrayRef<Value> grads,
+                         SmallVectorImpl<StateTensor> &state) {
+    Value like = params.front().arg;
+    Type element = getElementTypeOrSelf(like.getType());
+    if (optimizer == "sgd") {
+      for (auto [p, g] : llvm::zip(params, grads)) {
+        Value step = weightDecay != 0.0
+                         ? e.add(g, e.mul(p.arg, e.scalar(like, weightDecay)))
+                         : g;
+        p.next = e.sub(p.arg, e.mul(step, e.scalar(like, learningRate)));
+      }
+      return success();
+    }
+    // The ONNX optimizers: R, T, then X..., G..., and their state tensors.
+    unsigned slots = optimizer == "adam" ? 2 : 1;
+    if (optimizer != "adam" && optimizer != "adagrad" &&
+        optimizer != "momentum" && optimizer != "nesterov")
+      return f.emitError() << "unknown optimizer '" << optimizer
+                           << "' (sgd, momentum, nesterov, adam or adagrad)";
+    auto scalarI64 = RankedTensorType::get({}, e.b.getI64Type());
+    BlockArgument t = addArgument(f, scalarI64, "optimizer.step");
+    SmallVector<SmallVector<BlockArgument>> slotArgs(slots);
+    static const char *slotNames[3][2] = {
+        {".momentum", ""}, {".adam_m", ".adam_v"}, {".adagrad_h", ""}};
+    int kind = optimizer == "adam" ? 1 : optimizer == "adagrad" ? 2 : 0;
+    for (unsigned s = 0; s < slots; ++s)
+      for (StateTensor &p : params) {
+        StringRef name =
+            cast<StringAttr>(f.getArgAttr(p.arg.getArgNumber(), "onnx.name"))
+                .getValue();
+        slotArgs[s].push_back(
+            addArgument(f, p.arg.getType(), (name + slotNames[kind][s]).str()));
+      }
+    SmallVector<Value> operands{e.scalar(like, learningRate)};
+    Value next = e.add(
+        t, createONNXConstant(e.b, e.loc,
+                              DenseElementsAttr::get(scalarI64, int64_t(1))));
+    // Adam's bias correction with the count including this step (as
+    // PyTorch's); the others take the count of earlier steps.
+    operands.push_back(optimizer == "adam" ? next : Value(t));
+    for (StateTensor &p : params)
+      operands.push_back(p.arg);
+    operands.append(grads.begin(), grads.end());
+    for (auto &args : slotArgs)
+      operands.append(args.begin(), args.end());
+    SmallVector<std::pair<StringRef, Attribute>> attrs;
+    StringRef opName;
+    if (kind == 0) {
+      opName = "preview.training.Momentum";
+      attrs = {{"alpha", e.f32Attr(momentum)},
+               {"beta", e.f32Attr(1.0)},
+               {"mode", e.b.getStringAttr(
+                            optimizer == "nesterov" ? "nesterov" : "standard")},
+               {"norm_coefficient", e.f32Attr(weightDecay)}};
+    } else if (kind == 1) {
+      opName = "preview.training.Adam";
+      attrs = {{"alpha", e.f32Attr(beta1)},
+               {"beta", e.f32Attr(beta2)},
+               {"epsilon", e.f32Attr(epsilon)},
+               {"norm_coefficient", e.f32Attr(weightDecay)}};
+    } else {
+      opName = "preview.training.Adagrad";
+      attrs = {{"epsilon", e.f32Attr(epsilon)},
+               {"norm_coefficient", e.f32Attr(weightDecay)}};
+    }
+    Operation *op =
+        e.create(opName, operands, attrs, params.size() * (1 + slots), element);
+    unsigned r = 0;
+    for (StateTensor &p : params) {
+      op->getResult(r).setType(p.arg.getType());
+      p.next = op->getResult(r++);
+    }
+    for (auto &args : slotArgs)
+      for (BlockArgument arg : args) {
+        op->getResult(r).setType(arg.getType());
+        state.push_back({arg,
+                         DenseElementsAttr::get(cast<ShapedType>(arg.getType()),
+                                                e.b.getFloatAttr(element, 0.0)),
+                         op->getResult(r++)});
+      }
+    state.push_back({t, DenseElementsAttr::get(scalarI64, int64_t(0)), next});
+    return success();
+  }
+};
+
+} // namespace

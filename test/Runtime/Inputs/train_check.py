@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""onnxc --train against PyTorch's optimizers, and the training C API.
+
+    train_check.py --onnxc ONNXC --work DIR
+
+An MLP (Gemm, Relu, Gemm; float32 initializers) is compiled with
+`onnxc --train --loss=cross-entropy` for each optimizer; 5 steps on fixed
+batches through onnxc_train_step must leave the same parameters as
+torch.optim (SGD, SGD with momentum / Nesterov, Adam, Adagrad; weight decay
+on one of them) after the same steps, to rtol 1e-4 (atol 1e-6; 1e-5 for Adam, whose m / sqrt(v) amplifies the
+rounding of gradients near zero into steps of lr size); the losses
+too. Then: a checkpoint saved, reset, loaded gives the state back; a
+checkpoint of another model is refused and changes nothing; a CNN with
+BatchNormalization (its running statistics are state) and an `mse` loss
+trains; an inference library reports -1 state tensors.
+"""
+
+import argparse
+import ctypes
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+import torch
+import torch.nn.functional as F
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "utils", "gpu"))
+from device_run import Tensor  # noqa: E402
+
+RNG = np.random.default_rng(5)
+CODES = {np.dtype(np.float32): 1, np.dtype(np.int64): 7}
+
+
+class TrainLib:
+    def __init__(self, path):
+        self.lib = L = ctypes.CDLL(os.path.abspath(path), mode=os.RTLD_LOCAL | os.RTLD_NOW)
+        L.onnxc_train_step.argtypes = [ctypes.POINTER(Tensor), ctypes.c_size_t,
+                                       ctypes.POINTER(ctypes.c_double)]
+        L.onnxc_train_last_error.restype = ctypes.c_char_p
+        L.onnxc_train_state_name.restype = ctypes.c_char_p
+        L.onnxc_train_state_bytes.restype = ctypes.c_size_t
+        L.onnxc_train_state_bytes.argtypes = [ctypes.c_int]
+        L.onnxc_train_get_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
+        L.onnxc_train_set_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
+
+    def step(self, *arrays):
+        keep, tensors = [], (Tensor * len(arrays))()
+        for i, a in enumerate(arrays):
+            shape = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)
+            keep.append(shape)
+            tensors[i] = Tensor(CODES[a.dtype], a.ndim, shape, a.ctypes.data)
+        loss = ctypes.c_double()
+        status = self.lib.onnxc_train_step(tensors, len(arrays), ctypes.byref(loss))
+        if status:
+            raise RuntimeError(self.lib.onnxc_train_last_error().decode())
+        return loss.value
+
+    def state(self):
+        out = {}
+        for i in range(self.lib.onnxc_train_num_state()):
+            name = self.lib.onnxc_train_state_name(i).decode()
+            buf = ctypes.create_string_buffer(self.lib.onnxc_train_state_bytes(i))
+            assert self.lib.onnxc_train_get_state(i, buf, len(buf)) == 0
+            out[name] = bytes(buf)
+        return out
+
+
+def compile_model(onnxc, model, path, *flags):
+    onnx.save(model, path + ".onnx")
+    p = subprocess.run([onnxc, path + ".onnx", "-o", path + ".so"] + list(flags),
+                       capture_output=True, text=True)
+    if p.returncode:
+        raise RuntimeError("onnxc: " + p.stderr)
+    return path + ".so"
+
+
+def mlp_model(params):
+    nodes = [helper.make_node("Gemm", ["x", "w1", "b1"], ["h"]),
+             helper.make_node("Relu", ["h"], ["r"]),
+             helper.make_node("Gemm", ["r", "w2", "b2"], ["logits"])]
+    graph = helper.make_graph(
+        nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [6, 5])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [6, 3])],
+        [numpy_helper.from_array(v, n) for n, v in params.items()])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+OPTIMIZERS = [
+    ("sgd", ["--optimizer=sgd", "--learning-rate=0.1"],
+     lambda p: torch.optim.SGD(p, lr=0.1)),
+    ("sgd-weight-decay", ["--optimizer=sgd", "--learning-rate=0.1", "--weight-decay=0.01"],
+     lambda p: torch.optim.SGD(p, lr=0.1, weight_decay=0.01)),
+    ("momentum", ["--optimizer=momentum", "--learning-rate=0.05", "--momentum=0.8"],
+     lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.8)),
+    ("nesterov", ["--optimizer=nesterov", "--learning-rate=0.05", "--momentum=0.8"],
+     lambda p: torch.optim.SGD(p, lr=0.05, momentum=0.8, nesterov=True)),
+    ("adam", ["--optimizer=adam", "--learning-rate=0.01"],
+     lambda p: torch.optim.Adam(p, lr=0.01, eps=1e-8)),
+    ("adagrad", ["--optimizer=adagrad", "--learning-rate=0.1", "--epsilon=1e-10"],
+     lambda p: torch.optim.Adagrad(p, lr=0.1, eps=1e-10)),
+]
+
+
+def check_optimizers(onnxc, work):
+    params = {"w1": RNG.standard_normal((5, 8)).astype(np.float32) * 0.5,
+              "b1": RNG.standard_normal(8).astype(np.float32) * 0.1,
+              "w2": RNG.standard_normal((8, 3)).astype(np.float32) * 0.5,
+              "b2": RNG.standard_normal(3).astype(np.float32) * 0.1}
+    batches = [(RNG.standard_normal((6, 5)).astype(np.float32), RNG.integers(0, 3, 6).astype(np.int64))
+               for _ in range(5)]
+    ok = True
+    for name, flags, make in OPTIMIZERS:
+        lib = TrainLib(compile_model(onnxc, mlp_model(params), os.path.join(work, "mlp-" + name),
+                                     "--train", *flags))
+        t = {n: torch.tensor(v, requires_grad=True) for n, v in params.items()}
+        opt = make(list(t.values()))
+        problems = []
+        for x, y in batches:
+            got = lib.step(x, y)
+            opt.zero_grad()
+            h = F.relu(torch.tensor(x) @ t["w1"] + t["b1"])
+            loss = F.cross_entropy(h @ t["w2"] + t["b2"], torch.tensor(y))
+            loss.backward()
+            opt.step()
+            if abs(got - loss.item()) > 1e-6 + 1e-4 * abs(loss.item()):
+                problems.append("loss %.7g, PyTorch %.7g" % (got, loss.item()))
+        state = lib.state()
+        for n in params:
+            mine = np.frombuffer(state[n], np.float32).reshape(params[n].shape)
+            ref = t[n].detach().numpy()
+            atol = 1e-5 if name == "adam" else 1e-6
+            if not np.allclose(mine, ref, rtol=1e-4, atol=atol):
+                problems.append("%s differs by %.2g" % (n, np.abs(mine - ref).max()))
+        print("%s optimizer %s: %s" % ("FAIL" if problems else "PASS", name,
+                                        "; ".join(problems) or "5 steps match PyTorch"))
+        ok &= not problems
+    return ok
+
+
+def check_api(onnxc, work):
+    """Checkpoints, reset, a foreign checkpoint, an inference library."""
+    params = {"w1": RNG.standard_normal((5, 8)).astype(np.float32),
+              "b1": np.zeros(8, np.float32), "w2": RNG.standard_normal((8, 3)).astype(np.float32),
+              "b2": np.zeros(3, np.float32)}
+    lib = TrainLib(compile_model(onnxc, mlp_model(params), os.path.join(work, "api"), "--train",
+                                 "--optimizer=adam"))
+    L = lib.lib
+    x, y = RNG.standard_normal((6, 5)).astype(np.float32), RNG.integers(0, 3, 6).astype(np.int64)
+    initial = lib.state()
+    lib.step(x, y)
+    trained = lib.state()
+    checkpoint = os.path.join(work, "api.ckpt").encode()
+    problems = []
+    if L.onnxc_train_save(checkpoint) or L.onnxc_train_reset() or lib.state() != initial:
+        problems.append("save/reset")
+    if L.onnxc_train_load(checkpoint) or lib.state() != trained:
+        problems.append("load")
+    # A checkpoint of another model (the sgd one has no Adam state).
+    other = TrainLib(compile_model(onnxc, mlp_model(params), os.path.join(work, "api-sgd"), "--train"))
+    foreign = os.path.join(work, "sgd.ckpt").encode()
+    other.lib.onnxc_train_save(foreign)
+    if L.onnxc_train_load(foreign) == 0 or lib.state() != trained:
+        problems.append("a foreign checkpoint was accepted or changed the state")
+    inference = ctypes.CDLL(compile_model(onnxc, mlp_model(params), os.path.join(work, "infer")))
+    inference.onnxc_train_step.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+    if inference.onnxc_train_num_state() != -1 or inference.onnxc_train_step(None, 0, None) == 0:
+        problems.append("an inference library claims training state")
+    print("%s training API: %s" % ("FAIL" if problems else "PASS",
+                                   ", ".join(problems) or "checkpoint, reset, foreign checkpoint refused, "
+                                   "inference library reports no state"))
+    return not problems
+
+
+def check_cnn(onnxc, work):
+    """A CNN with BatchNormalization (inference mode in the model: trained in
+    training mode, its running statistics state) and an mse loss."""
+    c1 = RNG.standard_normal((4, 1, 3, 3)).astype(np.float32) * 0.3
+    nodes = [helper.make_node("Conv", ["x", "c1"], ["a"], pads=[1, 1, 1, 1]),
+             helper.make_node("BatchNormalization", ["a", "s", "b", "m", "v"], ["n"]),
+             helper.make_node("Relu", ["n"], ["r"]),
+             helper.make_node("GlobalAveragePool", ["r"], ["g"]),
+             helper.make_node("Flatten", ["g"], ["f"]),
+             helper.make_node("Gemm", ["f", "fc"], ["y"], transB=1)]
+    inits = {"c1": c1, "s": np.ones(4, np.float32), "b": np.zeros(4, np.float32),
+             "m": np.zeros(4, np.float32), "v": np.ones(4, np.float32),
+             "fc": RNG.standard_normal((2, 4)).astype(np.float32) * 0.3}
+    graph = helper.make_graph(nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8, 1, 6, 6])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, 2])],
+                              [numpy_helper.from_array(v, n) for n, v in inits.items()])
+    lib = TrainLib(compile_model(onnxc, helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+                                 os.path.join(work, "cnn"), "--train", "--loss=mse", "--optimizer=momentum",
+                                 "--learning-rate=0.05"))
+    names = [lib.lib.onnxc_train_state_name(i).decode() for i in range(lib.lib.onnxc_train_num_state())]
+    x = RNG.standard_normal((8, 1, 6, 6)).astype(np.float32)
+    target = np.stack([x.mean((1, 2, 3)), x.std((1, 2, 3))], 1).astype(np.float32)
+    losses = [lib.step(x, target) for _ in range(60)]
+    mean = np.frombuffer(lib.state()["m"], np.float32)
+    problems = []
+    if names[:6] != ["c1", "s", "b", "m", "v", "fc"]:
+        problems.append("state %s" % names)
+    if not losses[-1] < 0.5 * losses[0]:
+        problems.append("loss %.4f -> %.4f" % (losses[0], losses[-1]))
+    if not np.any(mean != 0):
+        problems.append("running mean not updated")
+    print("%s cnn: %s" % ("FAIL" if problems else "PASS",
+                          "; ".join(problems) or "state %s, loss %.4f -> %.4f, running mean updated"
+                          % (",".join(names), losses[0], losses[-1])))
+    return not problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--onnxc", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    torch.manual_seed(0)
+    ok = check_optimizers(args.onnxc, args.work)
+    ok &= check_api(args.onnxc, args.work)
+    ok &= check_cnn(args.onnxc, args.work)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
