@@ -122,6 +122,20 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
       dlsym(handle, "onnxc_set_num_threads"));
   deviceFn =
       reinterpret_cast<decltype(deviceFn)>(dlsym(handle, "onnxc_device"));
+  // The training API (libraries of earlier versions lack it).
+  auto optional = [&](auto &fn, const char *name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+        dlsym(handle, name));
+  };
+  optional(trainNumInputsFn, "onnxc_train_num_inputs");
+  optional(trainNumStateFn, "onnxc_train_num_state");
+  optional(trainStepFn, "onnxc_train_step");
+  optional(trainSaveFn, "onnxc_train_save");
+  optional(trainLoadFn, "onnxc_train_load");
+  optional(trainStateNameFn, "onnxc_train_state_name");
+  optional(trainStateBytesFn, "onnxc_train_state_bytes");
+  optional(trainGetStateFn, "onnxc_train_get_state");
+  optional(trainLastErrorFn, "onnxc_train_last_error");
   // Added with maps: a library without them has no maps.
   inputKeyDtype = reinterpret_cast<decltype(inputKeyDtype)>(
       dlsym(handle, "onnxc_input_key_dtype"));
@@ -212,6 +226,50 @@ onnxc_status CompiledModel::run(const std::vector<onnxc_value> &inputs,
   outputs.values = result;
   outputs.count = count;
   return status;
+}
+
+int CompiledModel::trainNumInputs() const {
+  return trainNumInputsFn && trainStepFn && trainLastErrorFn && trainGetStateFn
+             ? trainNumInputsFn()
+             : -1;
+}
+
+onnxc_status CompiledModel::trainStep(const std::vector<onnxc_value> &inputs,
+                                      double &loss, std::string &error) const {
+  std::vector<onnxc_tensor> tensors;
+  for (const onnxc_value &v : inputs)
+    tensors.push_back(v.tensor);
+  onnxc_status status = trainStepFn(tensors.data(), tensors.size(), &loss);
+  if (status != ONNXC_OK)
+    error = trainLastErrorFn();
+  return status;
+}
+
+bool CompiledModel::trainSave(const std::string &path,
+                              std::string &error) const {
+  if (trainSaveFn(path.c_str()) == ONNXC_OK)
+    return true;
+  error = trainLastErrorFn();
+  return false;
+}
+
+bool CompiledModel::trainLoad(const std::string &path,
+                              std::string &error) const {
+  if (trainLoadFn(path.c_str()) == ONNXC_OK)
+    return true;
+  error = trainLastErrorFn();
+  return false;
+}
+
+std::vector<std::pair<std::string, std::string>>
+CompiledModel::trainState() const {
+  std::vector<std::pair<std::string, std::string>> state;
+  for (int i = 0, n = trainNumStateFn(); i < n; ++i) {
+    std::string bytes(trainStateBytesFn(i), '\0');
+    if (trainGetStateFn(i, bytes.data(), bytes.size()) == ONNXC_OK)
+      state.emplace_back(trainStateNameFn(i), std::move(bytes));
+  }
+  return state;
 }
 
 } // namespace onnxc::runner

@@ -116,9 +116,34 @@ public:
   onnxc_status run(const std::vector<onnxc_value> &inputs, OutputSet &outputs,
                    std::string &error) const;
 
+  /// The training API (onnxc_runtime.h) of a library compiled with
+  /// --train: the number of inputs before the state (-1 for an inference
+  /// library, or one that predates the API).
+  int trainNumInputs() const;
+  /// From now on only the first `n` inputs are the model's (training: the
+  /// library passes the state itself).
+  void keepInputs(size_t n) { inputs_.resize(std::min(n, inputs_.size())); }
+  /// One training step on `inputs` (tensors); the loss in `loss`.
+  onnxc_status trainStep(const std::vector<onnxc_value> &inputs, double &loss,
+                         std::string &error) const;
+  /// Checkpoints (onnxc_train_save / _load); false with `error` set.
+  bool trainSave(const std::string &path, std::string &error) const;
+  bool trainLoad(const std::string &path, std::string &error) const;
+  /// The state tensors' names and current bytes.
+  std::vector<std::pair<std::string, std::string>> trainState() const;
+
 private:
   void *handle = nullptr;
   std::vector<ValueInfo> inputs_, outputs_;
+  decltype(&onnxc_train_num_inputs) trainNumInputsFn = nullptr;
+  decltype(&onnxc_train_num_state) trainNumStateFn = nullptr;
+  decltype(&onnxc_train_step) trainStepFn = nullptr;
+  decltype(&onnxc_train_save) trainSaveFn = nullptr;
+  decltype(&onnxc_train_load) trainLoadFn = nullptr;
+  decltype(&onnxc_train_state_name) trainStateNameFn = nullptr;
+  decltype(&onnxc_train_state_bytes) trainStateBytesFn = nullptr;
+  decltype(&onnxc_train_get_state) trainGetStateFn = nullptr;
+  decltype(&onnxc_train_last_error) trainLastErrorFn = nullptr;
 
   decltype(&onnxc_api_version) apiVersion = nullptr;
   decltype(&onnxc_device) deviceFn = nullptr;

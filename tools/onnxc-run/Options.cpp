@@ -83,6 +83,16 @@ const char *usageText =
     "inputs\n"
     "                          and outputs in host memory\n"
     "\n"
+    "Training (a library compiled with onnxc --train; the inputs are the\n"
+    "model's and the labels, the library keeps the rest):\n"
+    "  --train-steps N         run N training steps on the inputs, printing "
+    "the loss\n"
+    "  --load-checkpoint F     start from checkpoint F (onnxc_train_load)\n"
+    "  --save-checkpoint F     then write the state to F\n"
+    "  --export-onnx OUT --base-model M.onnx\n"
+    "                          write M with the trained state as its "
+    "initializers\n"
+    "\n"
     "Exit status: 0 success, 1 an output differs, 2 usage/load/run error.\n";
 
 } // namespace
@@ -142,11 +152,26 @@ std::pair<std::string, std::string> parseBinding(const std::string &option,
 
 Options parseOptions(int argc, char **argv) {
   Options o;
-  static const char *withValue[] = {
-      "--input",         "--inputs",      "--expected",     "--expected-dir",
-      "--rtol",          "--atol",        "--save-outputs", "--iterations",
-      "--warmup",        "--threads",     "--seed",         "--dim",
-      "--print-outputs", "--concurrency", "--device"};
+  static const char *withValue[] = {"--input",
+                                    "--inputs",
+                                    "--expected",
+                                    "--expected-dir",
+                                    "--rtol",
+                                    "--atol",
+                                    "--save-outputs",
+                                    "--iterations",
+                                    "--warmup",
+                                    "--threads",
+                                    "--seed",
+                                    "--dim",
+                                    "--print-outputs",
+                                    "--concurrency",
+                                    "--device",
+                                    "--train-steps",
+                                    "--load-checkpoint",
+                                    "--save-checkpoint",
+                                    "--export-onnx",
+                                    "--base-model"};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -211,6 +236,16 @@ Options parseOptions(int argc, char **argv) {
       o.printValues = parseCount(arg, value, 0);
     else if (arg == "--threads")
       o.threads = parseCount(arg, value, 1);
+    else if (arg == "--train-steps")
+      o.trainSteps = parseCount(arg, value, 0);
+    else if (arg == "--load-checkpoint")
+      o.loadCheckpoint = value;
+    else if (arg == "--save-checkpoint")
+      o.saveCheckpoint = value;
+    else if (arg == "--export-onnx")
+      o.exportOnnx = value;
+    else if (arg == "--base-model")
+      o.baseModel = value;
     else if (arg == "--device") {
       if (value != "cpu" && value != "cuda")
         usageError("--device takes cpu or cuda, not '" + value + "'");
@@ -236,6 +271,9 @@ Options parseOptions(int argc, char **argv) {
     usageError("no model library given");
   if (o.randomInputs && o.rampInputs)
     usageError("--random-inputs and --ramp-inputs exclude each other");
+  if (!o.exportOnnx.empty() && o.baseModel.empty())
+    usageError("--export-onnx needs --base-model (the model compiled with "
+               "--train)");
   if (o.concurrency > 1 && o.iterations == 0)
     o.iterations = 1;
   return o;

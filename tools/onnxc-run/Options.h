@@ -30,6 +30,11 @@ struct Options {
   int printValues = 0;
   uint64_t seed = 0;
   std::map<std::string, int64_t> dims;
+  /// Training (a library compiled with onnxc --train): steps to run, the
+  /// checkpoints to load before and save after, and the ONNX model to write
+  /// with the trained state as its initializers (from --base-model).
+  int trainSteps = 0;
+  std::string loadCheckpoint, saveCheckpoint, exportOnnx, baseModel;
 };
 
 /// Parses the command line; prints the usage and exits for --help, reports

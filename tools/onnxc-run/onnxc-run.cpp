@@ -25,6 +25,7 @@
 #include "Inputs.h"
 #include "Options.h"
 #include "Outputs.h"
+#include "Train.h"
 #include "Value.h"
 
 #include <algorithm>
@@ -288,6 +289,10 @@ int main(int argc, char **argv) {
   if (options.threads > 0 && !model.setNumThreads(options.threads))
     fatal("--threads: " + options.model +
           " does not export onnxc_set_num_threads");
+
+  if (options.trainSteps > 0 || !options.saveCheckpoint.empty() ||
+      !options.exportOnnx.empty() || !options.loadCheckpoint.empty())
+    return runTraining(model, options);
 
   std::vector<std::string> sources;
   std::vector<HostValue> inputs = bindInputs(model, options, sources);
