@@ -61,7 +61,7 @@ LIGHT_MODELS = ["resnet50", "densenet121", "inception_v1", "inception_v2",
                 "squeezenet", "shufflenet", "vgg19", "bvlc_alexnet",
                 "zfnet512"]
 BUILT_MODELS = ["sgemm_1024", "sgemm_2048", "conv3x3_64", "conv1x1_256",
-                "dwconv3x3_144", "mobilenetv2", "bert_encoder",
+                "dwconv3x3_144", "conv3x3_24_b8", "shapes_cnn_b32", "mobilenetv2", "bert_encoder",
                 "bert_encoder_static", "unet_small", "resnet50_full"]
 NUMPY_TO_ORT = {"float32": "float32", "int64": "int64", "int32": "int32",
                 "uint8": "uint8", "int8": "int8", "bool": "bool",

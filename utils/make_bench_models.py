@@ -11,6 +11,11 @@ to DIR (default build/bench-models) as NAME.onnx:
   conv3x3_64              ResNet stage-1 3x3 conv (64 -> 64 at 56x56) + Relu.
   conv1x1_256             1x1 conv 256 -> 64 at 56x56 (bottleneck reduce).
   dwconv3x3_144           depthwise 3x3 conv, 144 channels at 56x56.
+  conv3x3_24_b8           a batch of 8: 3x3 conv 24 -> 24 at 28x28 + Relu
+                          (channels that are not a multiple of 16).
+  shapes_cnn_b32          utils/train_example.py's CNN (12x12 grayscale, Conv 8,
+                          BN, Relu, MaxPool, Conv 16, Relu, MaxPool, Gemm),
+                          batch 32: a small CNN at a training batch size.
   mobilenetv2             MobileNetV2 1.0 (torchvision layout), with separate
                           BatchNormalization nodes, so BN folding is exercised.
   bert_encoder            BERT-base-class encoder (BERT_LAYERS layers), int64
@@ -200,6 +205,24 @@ def dwconv3x3_144():
     return g, g.model([("X", F32, [1, 144, 56, 56])], [("Y", F32, [1, 144, 56, 56])])
 
 
+def conv3x3_24_b8():
+    g = GraphBuilder("conv3x3_24_b8")
+    g.op("Relu", [g.conv("X", 24, 24, 3, "conv")], "relu", "Y")
+    return g, g.model([("X", F32, [8, 24, 28, 28])], [("Y", F32, [8, 24, 28, 28])])
+
+
+def shapes_cnn_b32():
+    g = GraphBuilder("shapes_cnn_b32")
+    x = g.conv("image", 1, 8, 3, "conv1")
+    x = g.op("Relu", [g.bn(x, 8, "bn")], "relu1")
+    x = g.op("MaxPool", [x], "pool1", kernel_shape=[2, 2], strides=[2, 2])
+    x = g.conv_relu(x, 8, 16, 3, "conv2")
+    x = g.op("MaxPool", [x], "pool2", kernel_shape=[2, 2], strides=[2, 2])
+    x = g.op("Flatten", [x], "flatten")
+    g.linear(x, 16 * 3 * 3, 4, "fc")
+    return g, g.model([("image", F32, [32, 1, 12, 12])], [("fc.add", F32, [32, 4])])
+
+
 # -- MobileNetV2 -----------------------------------------------------------
 def mobilenetv2():
     g = GraphBuilder("mobilenetv2")
@@ -347,6 +370,8 @@ MODELS = {
     "conv3x3_64": conv3x3_64,
     "conv1x1_256": conv1x1_256,
     "dwconv3x3_144": dwconv3x3_144,
+    "conv3x3_24_b8": conv3x3_24_b8,
+    "shapes_cnn_b32": shapes_cnn_b32,
     "mobilenetv2": mobilenetv2,
     "bert_encoder": bert_encoder,
     "bert_encoder_static": bert_encoder_static,

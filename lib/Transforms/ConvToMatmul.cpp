@@ -16,8 +16,10 @@
 //   would read past the input.
 // - Other strides: X_k is copied out of the strided input into slab k of
 //   an im2col tensor.
-// Grouped convs run group after group, each as above; a grouped 1x1 conv of
-// stride 1 is one batch_matmul over the groups on views of its tensors.
+// A batch of several images is first stacked into one tall image
+// (BatchedConv.cpp). Grouped convs run group after group, each as above; a
+// grouped 1x1 conv of stride 1 is one batch_matmul over the groups on views of
+// its tensors.
 //===----------------------------------------------------------------------===//
 
 #include "onnxc/Transforms/Passes.h"
@@ -648,10 +650,15 @@ struct ConvToMatmulPass
     // Other forms stay as they are. In reverse order, so that an epilogue
     // sees the pads that the rewrite of the conv after it adds.
     for (Operation *op : llvm::reverse(convs)) {
-      if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
+      if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op)) {
+        // A batch as one tall image (BatchedConv.cpp).
+        if (!isStaticF32Batch1(conv))
+          if (auto tall = onnxc::conv::foldBatchIntoRows(rewriter, conv);
+              succeeded(tall))
+            conv = *tall;
         (void)onnxc::conv::rewriteConv(rewriter, conv, minShiftedChannels,
                                        fuseEpilogues);
-      else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
+      } else if (auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
         (void)onnxc::conv::rewriteGroupedConv(rewriter, grouped,
                                               minShiftedChannels);
       else if (auto mm = dyn_cast<linalg::MatmulOp>(op))

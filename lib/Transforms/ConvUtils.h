@@ -59,6 +59,13 @@ void replaceConvByRows(RewriterBase &rewriter, Location loc, Operation *conv,
 LogicalResult rewriteConv(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv,
                           int64_t minShiftedChannels, bool fuseEpilogue);
 
+/// A convolution of a batch of N > 1 images (static f32) replaced by one of
+/// a single tall image, the batch's images stacked along the rows
+/// (BatchedConv.cpp), which rewriteConv takes; returns that conv. Fails
+/// when the padded height is not a multiple of the row stride.
+FailureOr<linalg::Conv2DNchwFchwOp>
+foldBatchIntoRows(RewriterBase &rewriter, linalg::Conv2DNchwFchwOp conv);
+
 /// A grouped convolution (GroupedConv.cpp): a 1x1 of stride 1 as one
 /// batch_matmul over the groups, any other as rewriteConv per group.
 LogicalResult rewriteGroupedConv(RewriterBase &rewriter,

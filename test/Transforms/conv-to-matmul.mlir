@@ -80,9 +80,34 @@ func.func @conv3x3_stride2(%x: tensor<1x4x7x7xf32>, %w: tensor<8x4x3x3xf32>,
   return %r : tensor<1x8x3x3xf32>
 }
 
-// A batch of 2 and dynamic shapes stay convolutions.
+// A batch of 2 is one tall image of 2 x 6 rows (C x N x H x W): the
+// matmuls of the batch-1 form compute its 10 output rows, of which each
+// image keeps its first 4 of 6 (rows 4-5 read across the two images); the
+// result goes back to N x F x OH x OW, and an init that is neither a fill
+// nor a bias is added after.
 // CHECK-LABEL: func.func @batch2
-// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4x6x6xf32>, %{{.*}}: tensor<8x4x3x3xf32>, %[[INIT:.*]]: tensor<2x8x4x4xf32>)
+// CHECK: linalg.transpose ins(%[[X]] : tensor<2x4x6x6xf32>) outs(%{{.*}} : tensor<4x2x6x6xf32>) permutation = [1, 0, 2, 3]
+// CHECK: linalg.matmul
+// CHECK: %[[ROWS:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0] [8, 10, 4] [1, 1, 1] : tensor<8x11x6xf32> to tensor<8x10x4xf32>
+// CHECK: %[[PAD:.*]] = tensor.pad %[[ROWS]] low[0, 0, 0] high[0, 2, 0]
+// CHECK: %[[IMGS:.*]] = tensor.expand_shape %[[PAD]] {{\[}}[0], [1, 2], [3]] output_shape [8, 2, 6, 4] : tensor<8x12x4xf32> into tensor<8x2x6x4xf32>
+// CHECK: %[[KEEP:.*]] = tensor.extract_slice %[[IMGS]][0, 0, 0, 0] [8, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[Y:.*]] = linalg.transpose ins(%[[KEEP]] : tensor<8x2x4x4xf32>) outs(%{{.*}} : tensor<2x8x4x4xf32>) permutation = [1, 0, 2, 3]
+// CHECK: %[[SUM:.*]] = linalg.add ins(%[[Y]], %[[INIT]] : tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>)
+// CHECK: return %[[SUM]]
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// Stride 2 (an im2col tensor): 3 images of 8 rows, 11 output rows of the
+// 24-row image, 4 per image of which the first 3 are kept; the fill starts
+// the accumulator (no add).
+// CHECK-LABEL: func.func @batch3_stride2
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2], [3]] output_shape [1, 4, 24, 8] : tensor<4x24x8xf32> into tensor<1x4x24x8xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, %{{.*}}, %{{.*}}] [1, 4, 11, 3] [1, 1, 2, 2]
+// CHECK: tensor.expand_shape %{{.*}} output_shape [8, 3, 4, 3] : tensor<8x12x3xf32> into tensor<8x3x4x3xf32>
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [8, 3, 3, 3] [1, 1, 1, 1]
+// CHECK-NOT: linalg.add
+// CHECK: return
+// Dynamic shapes stay convolutions.
 // CHECK-LABEL: func.func @dynamic
 // CHECK: linalg.conv_2d_nchw_fchw
 func.func @batch2(%x: tensor<2x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
@@ -92,6 +117,16 @@ func.func @batch2(%x: tensor<2x4x6x6xf32>, %w: tensor<8x4x3x3xf32>,
          ins(%x, %w : tensor<2x4x6x6xf32>, tensor<8x4x3x3xf32>)
          outs(%init : tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
   return %r : tensor<2x8x4x4xf32>
+}
+func.func @batch3_stride2(%x: tensor<3x4x8x8xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<3x8x3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x8x3x3xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<3x8x3x3xf32>) -> tensor<3x8x3x3xf32>
+  %r = linalg.conv_2d_nchw_fchw
+         {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%x, %w : tensor<3x4x8x8xf32>, tensor<8x4x3x3xf32>)
+         outs(%init : tensor<3x8x3x3xf32>) -> tensor<3x8x3x3xf32>
+  return %r : tensor<3x8x3x3xf32>
 }
 func.func @dynamic(%x: tensor<1x4x?x?xf32>, %w: tensor<8x4x3x3xf32>,
                    %init: tensor<1x8x?x?xf32>) -> tensor<1x8x?x?xf32> {
