@@ -99,7 +99,9 @@ def compile_model(onnxc, model, path, flags):
 
 
 class Trainer:
-    """The onnxc_train_* API of a library compiled with --train."""
+    """The onnxc_train_* API of a library compiled with --train (ctypes)."""
+
+    CODES = {np.dtype(np.float32): 1, np.dtype(np.int64): 7, np.dtype(np.float64): 11}
 
     def __init__(self, path):
         self.lib = L = ctypes.CDLL(os.path.abspath(path), mode=os.RTLD_LOCAL | os.RTLD_NOW)
@@ -110,21 +112,27 @@ class Trainer:
         L.onnxc_train_state_bytes.restype = ctypes.c_size_t
         L.onnxc_train_state_bytes.argtypes = [ctypes.c_int]
         L.onnxc_train_get_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
-        self.shapes = [(ctypes.c_int64 * 4)(BATCH, 1, SIZE, SIZE), (ctypes.c_int64 * 1)(BATCH)]
+        L.onnxc_train_set_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
 
-    def step(self, images, labels):
-        inputs = (Tensor * 2)(Tensor(1, 4, self.shapes[0], images.ctypes.data),
-                              Tensor(7, 1, self.shapes[1], labels.ctypes.data))
+    def step(self, *arrays):
+        """One training step on the inputs before the state; the loss."""
+        keep, tensors = [], (Tensor * len(arrays))()
+        for i, a in enumerate(arrays):
+            shape = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)
+            keep.append(shape)
+            tensors[i] = Tensor(self.CODES[a.dtype], a.ndim, shape, a.ctypes.data)
         loss = ctypes.c_double()
-        if self.lib.onnxc_train_step(inputs, 2, ctypes.byref(loss)):
+        if self.lib.onnxc_train_step(tensors, len(arrays), ctypes.byref(loss)):
             raise RuntimeError(self.lib.onnxc_train_last_error().decode())
         return loss.value
 
     def state(self):
+        """The state tensors' bytes by name."""
         out = {}
         for i in range(self.lib.onnxc_train_num_state()):
             buf = ctypes.create_string_buffer(self.lib.onnxc_train_state_bytes(i))
-            self.lib.onnxc_train_get_state(i, buf, len(buf))
+            if self.lib.onnxc_train_get_state(i, buf, len(buf)):
+                raise RuntimeError(self.lib.onnxc_train_last_error().decode())
             out[self.lib.onnxc_train_state_name(i).decode()] = bytes(buf)
         return out
 

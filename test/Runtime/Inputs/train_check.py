@@ -29,44 +29,10 @@ from onnx import TensorProto, helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "utils", "gpu"))
-from device_run import Tensor  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "utils"))
+from train_example import Trainer as TrainLib  # noqa: E402  (the ctypes binding)
 
 RNG = np.random.default_rng(5)
-CODES = {np.dtype(np.float32): 1, np.dtype(np.int64): 7}
-
-
-class TrainLib:
-    def __init__(self, path):
-        self.lib = L = ctypes.CDLL(os.path.abspath(path), mode=os.RTLD_LOCAL | os.RTLD_NOW)
-        L.onnxc_train_step.argtypes = [ctypes.POINTER(Tensor), ctypes.c_size_t,
-                                       ctypes.POINTER(ctypes.c_double)]
-        L.onnxc_train_last_error.restype = ctypes.c_char_p
-        L.onnxc_train_state_name.restype = ctypes.c_char_p
-        L.onnxc_train_state_bytes.restype = ctypes.c_size_t
-        L.onnxc_train_state_bytes.argtypes = [ctypes.c_int]
-        L.onnxc_train_get_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
-        L.onnxc_train_set_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
-
-    def step(self, *arrays):
-        keep, tensors = [], (Tensor * len(arrays))()
-        for i, a in enumerate(arrays):
-            shape = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)
-            keep.append(shape)
-            tensors[i] = Tensor(CODES[a.dtype], a.ndim, shape, a.ctypes.data)
-        loss = ctypes.c_double()
-        status = self.lib.onnxc_train_step(tensors, len(arrays), ctypes.byref(loss))
-        if status:
-            raise RuntimeError(self.lib.onnxc_train_last_error().decode())
-        return loss.value
-
-    def state(self):
-        out = {}
-        for i in range(self.lib.onnxc_train_num_state()):
-            name = self.lib.onnxc_train_state_name(i).decode()
-            buf = ctypes.create_string_buffer(self.lib.onnxc_train_state_bytes(i))
-            assert self.lib.onnxc_train_get_state(i, buf, len(buf)) == 0
-            out[name] = bytes(buf)
-        return out
 
 
 def compile_model(onnxc, model, path, *flags):

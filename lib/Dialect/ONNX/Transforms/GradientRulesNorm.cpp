@@ -22,6 +22,26 @@ Value meanOver(GradientEmitter &e, Value v, ArrayRef<int64_t> axes) {
   return e.make("ReduceMean", {v, e.i64s(axes)}, {{"keepdims", e.i64Attr(1)}});
 }
 
+/// 1 / sqrt(var + eps).
+Value invStdOf(GradientEmitter &e, Value var, double eps) {
+  return e.make("Reciprocal",
+                {e.make("Sqrt", {e.add(var, e.scalar(var, eps))})});
+}
+
+/// The gradient of x -> xhat = (x - mean(x)) / sqrt(var(x) + eps) over
+/// `axes` (biased variance: batch and layer normalisation), for dxhat =
+/// `gxhat`: invstd (gxhat - mean(gxhat) - xhat mean(gxhat xhat)). Sets
+/// `xhat`, which the affine parameters' gradients need.
+Value normalizedGrad(GradientEmitter &e, Value x, Value gxhat,
+                     ArrayRef<int64_t> axes, double eps, Value &xhat) {
+  Value xc = e.sub(x, meanOver(e, x, axes));
+  Value invStd = invStdOf(e, meanOver(e, e.mul(xc, xc), axes), eps);
+  xhat = e.mul(xc, invStd);
+  return e.mul(invStd,
+               e.sub(e.sub(gxhat, meanOver(e, gxhat, axes)),
+                     e.mul(xhat, meanOver(e, e.mul(gxhat, xhat), axes))));
+}
+
 LogicalResult batchNormGrad(GradientEmitter &e, Operation *op,
                             ArrayRef<Value> rg, Grads grads, std::string &why) {
   auto bn = cast<ONNXBatchNormalizationOp>(op);
@@ -45,14 +65,11 @@ LogicalResult batchNormGrad(GradientEmitter &e, Operation *op,
     // Statistics are inputs: y = (x - mean) a + B, a = scale / sqrt(var+eps).
     Value mean = e.perChannel(bn.getInputMean(), r);
     Value var = e.perChannel(bn.getInputVar(), r);
-    Value invStd = e.make("Reciprocal",
-                          {e.make("Sqrt", {e.add(var, e.scalar(var, eps))})});
+    Value invStd = invStdOf(e, var, eps);
     Value xc = e.sub(x, mean);
     Value sumGxc = e.reduceSum(e.mul(g, xc), axes, false);
     grads[0] = e.mul(g, e.mul(scale, invStd));
-    Value invStdVec =
-        e.make("Reciprocal",
-               {e.make("Sqrt", {e.add(bn.getInputVar(), e.scalar(x, eps))})});
+    Value invStdVec = invStdOf(e, bn.getInputVar(), eps);
     grads[1] = e.mul(sumGxc, invStdVec);
     grads[2] = e.reshapeLike(sumG, bn.getB());
     grads[3] = e.neg(
@@ -63,18 +80,9 @@ LogicalResult batchNormGrad(GradientEmitter &e, Operation *op,
         e.mul(e.mul(sumGxc, e.scalar(x, -0.5)), e.mul(bn.getScale(), cube));
     return success();
   }
-  // Training mode: statistics of the batch (biased variance), so
-  // dx = scale invstd (g - mean(g) - xhat mean(g xhat)).
-  Value mean = meanOver(e, x, axes);
-  Value xc = e.sub(x, mean);
-  Value var = meanOver(e, e.mul(xc, xc), axes);
-  Value invStd =
-      e.make("Reciprocal", {e.make("Sqrt", {e.add(var, e.scalar(var, eps))})});
-  Value xhat = e.mul(xc, invStd);
-  Value meanG = meanOver(e, g, axes);
-  Value meanGx = meanOver(e, e.mul(g, xhat), axes);
-  grads[0] =
-      e.mul(e.mul(scale, invStd), e.sub(e.sub(g, meanG), e.mul(xhat, meanGx)));
+  // Training mode: statistics of the batch (biased variance).
+  Value xhat;
+  grads[0] = normalizedGrad(e, x, e.mul(g, scale), axes, eps, xhat);
   grads[1] =
       e.reshapeLike(e.reduceSum(e.mul(g, xhat), axes, false), bn.getScale());
   grads[2] = e.reshapeLike(sumG, bn.getB());
@@ -101,16 +109,8 @@ LogicalResult layerNormGrad(GradientEmitter &e, Operation *op,
     axis += r;
   SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(axis, r));
   double eps = ln.getEpsilon().convertToDouble();
-  Value mean = meanOver(e, x, axes);
-  Value xc = e.sub(x, mean);
-  Value var = meanOver(e, e.mul(xc, xc), axes);
-  Value invStd =
-      e.make("Reciprocal", {e.make("Sqrt", {e.add(var, e.scalar(var, eps))})});
-  Value xhat = e.mul(xc, invStd);
-  Value gs = e.mul(g, ln.getScale());
-  grads[0] =
-      e.mul(invStd, e.sub(e.sub(gs, meanOver(e, gs, axes)),
-                          e.mul(xhat, meanOver(e, e.mul(gs, xhat), axes))));
+  Value xhat;
+  grads[0] = normalizedGrad(e, x, e.mul(g, ln.getScale()), axes, eps, xhat);
   FailureOr<Value> gScale =
       e.sumToOperand(e.mul(g, xhat), ln.getScale(), {x}, why);
   if (failed(gScale))
