@@ -3,7 +3,7 @@
 times a training step against PyTorch on the CPU.
 
     /usr/bin/python3 utils/train_example.py [--onnxc build/bin/onnxc]
-        [--work DIR] [--epochs 4] [--optimizer momentum] [--bench]
+        [--work DIR] [--epochs 8] [--optimizer momentum] [--bench]
 
 The data: 12 x 12 grayscale images of four shapes (a horizontal bar, a
 vertical bar, a diagonal, a hollow square) at random places and sizes, with
@@ -174,7 +174,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--onnxc", default=os.path.join(ROOT, "build", "bin", "onnxc"))
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "train-example"))
-    ap.add_argument("--epochs", type=int, default=4)
+    ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--optimizer", default="momentum", choices=["sgd", "momentum", "adam"])
     ap.add_argument("--learning-rate", type=float, default=0.05)
     ap.add_argument("--min-accuracy", type=float, default=0.95)
