@@ -49,8 +49,10 @@ def distinct(shape):
 
 class Case:
     def __init__(self, name, nodes, inputs, consts=None, dtype=np.float64,
-                 rtol=1e-5, atol=1e-7, step=1e-6):
+                 rtol=1e-5, atol=1e-7, step=1e-6, dynamic_batch=()):
         self.name, self.nodes, self.inputs = name, nodes, inputs
+        # Inputs whose dim 0 the model leaves open ("N").
+        self.dynamic_batch = dynamic_batch
         self.consts = consts or {}
         self.dtype, self.rtol, self.atol, self.step = dtype, rtol, atol, step
 
@@ -166,6 +168,14 @@ def cases():
                   {"x": s(2, 3, 3, 4), "w": s(3, 2, 3, 2), "b": s(2)}))
     c.append(Case("ConvTranspose_grouped", [N("ConvTranspose", ["x", "w"], group=2, dilations=[2])],
                   {"x": s(1, 4, 5), "w": s(4, 3, 2)}))
+    c.append(Case("Conv_dynamic_batch", [N("Conv", ["x", "w", "b"], pads=[1, 1, 1, 1], strides=[2, 2])],
+                  {"x": s(2, 3, 5, 5), "w": s(4, 3, 3, 3), "b": s(4)}, dynamic_batch=("x",)))
+    c.append(Case("ConvTranspose_dynamic_batch", [N("ConvTranspose", ["x", "w"], strides=[2, 2])],
+                  {"x": s(2, 3, 3, 3), "w": s(3, 2, 2, 2)}, dynamic_batch=("x",)))
+    c.append(Case("MaxPool_dynamic_batch", [N("MaxPool", ["x"], kernel_shape=[2, 2])],
+                  {"x": distinct((2, 2, 3, 3))}, dynamic_batch=("x",)))
+    c.append(Case("AveragePool_dynamic_batch", [N("AveragePool", ["x"], kernel_shape=[2, 2], pads=[1, 1, 1, 1])],
+                  {"x": s(2, 2, 3, 3)}, dynamic_batch=("x",)))
     c.append(Case("MaxPool", [N("MaxPool", ["x"], kernel_shape=[2, 2], strides=[1, 2], pads=[0, 1, 0, 0])],
                   {"x": distinct((2, 2, 4, 5))}))
     c.append(Case("AveragePool", [N("AveragePool", ["x"], kernel_shape=[3, 2], strides=[2, 1])],
@@ -216,7 +226,9 @@ ONNX_TYPES = {np.dtype(np.float64): TensorProto.DOUBLE, np.dtype(np.float32): Te
 
 def build_model(case):
     tensor_type = ONNX_TYPES[np.dtype(case.dtype)]
-    inputs = [helper.make_tensor_value_info(n, tensor_type, v.shape) for n, v in case.inputs.items()]
+    inputs = [helper.make_tensor_value_info(
+        n, tensor_type, ["N"] + list(v.shape[1:]) if n in case.dynamic_batch else v.shape)
+        for n, v in case.inputs.items()]
     inits = []
     for n, v in case.consts.items():
         v = np.asarray(v)
@@ -245,7 +257,10 @@ def finish_model(graph, case, y_shape):
 
 
 def y_shape_of(case):
-    """y's shape, by onnx's shape inference on the forward part."""
+    """y's shape, by onnx's shape inference on the forward part; a dynamic
+    dim as 1 (R broadcasts along it: a dynamic dim of y that another operand
+    of the Mul fixed at 2 could be a broadcast one, which the pass
+    rejects)."""
     graph, _ = build_model(case)
     fwd = helper.make_graph(list(case.nodes), "fwd", list(graph.input),
                             [helper.make_tensor_value_info("y", ONNX_TYPES[np.dtype(case.dtype)], None)],
@@ -254,7 +269,8 @@ def y_shape_of(case):
     inferred = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     for v in inferred.graph.output:
         if v.name == "y":
-            return [d.dim_value for d in v.type.tensor_type.shape.dim]
+            return [d.dim_value if d.HasField("dim_value") else 1
+                    for d in v.type.tensor_type.shape.dim]
     raise RuntimeError("no shape for y")
 
 

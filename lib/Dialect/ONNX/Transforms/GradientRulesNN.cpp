@@ -33,6 +33,15 @@ RankedTensorType staticType(Value v) {
   return t && t.hasStaticShape() ? t : RankedTensorType();
 }
 
+/// `v`'s type when every dim but the batch (dim 0) is static.
+RankedTensorType staticButBatch(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!t || t.getRank() < 1 ||
+      llvm::any_of(t.getShape().drop_front(), ShapedType::isDynamic))
+    return RankedTensorType();
+  return t;
+}
+
 //===- Softmax ------------------------------------------------------------===//
 
 int64_t normalisedAxis(int64_t axis, Value v) {
@@ -187,10 +196,10 @@ LogicalResult convGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
                        Grads grads, std::string &why) {
   auto conv = cast<ONNXConvOp>(op);
   Value x = conv.getX(), w = conv.getW(), g = rg[0];
-  RankedTensorType xType = staticType(x), wType = staticType(w),
-                   yType = staticType(conv.getY());
+  RankedTensorType xType = staticButBatch(x), wType = staticType(w),
+                   yType = staticButBatch(conv.getY());
   if (!xType || !wType || !yType) {
-    why = "the shapes of X, W and Y must be static";
+    why = "the shapes of X and Y must be static but for the batch, W's static";
     return failure();
   }
   int64_t r = xType.getRank(), group = conv.getGroup();
@@ -224,10 +233,10 @@ LogicalResult convTransposeGrad(GradientEmitter &e, Operation *op,
                                 std::string &why) {
   auto conv = cast<ONNXConvTransposeOp>(op);
   Value x = conv.getX(), w = conv.getW(), g = rg[0];
-  RankedTensorType xType = staticType(x), wType = staticType(w),
-                   yType = staticType(conv.getY());
+  RankedTensorType xType = staticButBatch(x), wType = staticType(w),
+                   yType = staticButBatch(conv.getY());
   if (!xType || !wType || !yType) {
-    why = "the shapes of X, W and Y must be static";
+    why = "the shapes of X and Y must be static but for the batch, W's static";
     return failure();
   }
   if (conv.getAutoPad() != "NOTSET" || conv.getOutputShape()) {
@@ -260,8 +269,8 @@ LogicalResult maxPoolGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
   Value x = pool.getX(), g = rg[0];
   if (!g)
     return success();
-  if (!staticType(x)) {
-    why = "the input's shape must be static";
+  if (!isa<RankedTensorType>(x.getType())) {
+    why = "the input's rank is unknown";
     return failure();
   }
   // The same pooling with the argmax (row-major flat indices into X), whose
@@ -290,9 +299,10 @@ LogicalResult averagePoolGrad(GradientEmitter &e, Operation *op,
                               std::string &why) {
   auto pool = cast<ONNXAveragePoolOp>(op);
   Value x = pool.getX(), g = rg[0];
-  RankedTensorType xType = staticType(x), yType = staticType(pool.getY());
+  RankedTensorType xType = staticButBatch(x),
+                   yType = staticButBatch(pool.getY());
   if (!xType || !yType) {
-    why = "the shapes of X and Y must be static";
+    why = "the shapes of X and Y must be static but for the batch";
     return failure();
   }
   FailureOr<Window> win =
