@@ -38,3 +38,27 @@ func.func @main_graph(%x: tensor<4x3xf32> {onnx.name = "x"}) -> (tensor<4x2xf32>
   %y = "onnx.Gemm"(%x, %w, %b) : (tensor<4x3xf32>, tensor<3x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
   return %y : tensor<4x2xf32>
 }
+
+// -----
+
+// Dropout draws a new mask every step: keep = u >= ratio, u from a
+// splitmix64 hash (uint64 ops) of the element index and the dropout.step
+// counter, the first state tensor, which counts up by one.
+// CHECK: module attributes {onnxc.train_first_state = 2 : i64, onnxc.train_state = [dense<0> : tensor<i64>, dense<5.000000e-01> : tensor<3x2xf32>]}
+// CHECK-LABEL: func.func @main_graph
+// CHECK-SAME: %[[STEP:[a-z0-9]+]]: tensor<i64> {onnx.name = "dropout.step"}, %{{[a-z0-9]+}}: tensor<3x2xf32> {onnx.name = "w"}
+// CHECK-SAME: -> (tensor<f32> {onnx.name = "loss"}, tensor<i64> {onnx.name = "dropout.step"}, tensor<3x2xf32> {onnx.name = "w"})
+// CHECK-NOT: onnx.Dropout
+// CHECK: "onnx.Range"
+// CHECK: "onnx.Cast"(%[[STEP]]) <{{{.*}}to = 13 : i64}> : (tensor<i64>) -> tensor<ui64>
+// CHECK-COUNT-3: "onnx.BitwiseXor"
+// CHECK: %[[KEEP:.*]] = "onnx.GreaterOrEqual"
+// CHECK: %[[NEXT:.*]] = "onnx.Add"(%[[STEP]], %{{.*}}) : (tensor<i64>, tensor<i64>) -> tensor<i64>
+// CHECK: return %{{.*}}, %[[NEXT]], %{{.*}}
+func.func @main_graph(%x: tensor<4x3xf32> {onnx.name = "x"}) -> (tensor<4x2xf32> {onnx.name = "y"}) {
+  %w = "onnx.Constant"() {value = dense<0.5> : tensor<3x2xf32>, onnx.initializer = "w"} : () -> tensor<3x2xf32>
+  %r = "onnx.Constant"() {value = dense<0.25> : tensor<f32>} : () -> tensor<f32>
+  %h = "onnx.MatMul"(%x, %w) : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %d = "onnx.Dropout"(%h, %r) {operandSegmentSizes = array<i32: 1, 1, 0>, resultSegmentSizes = array<i32: 1, 0>} : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x2xf32>
+  return %d : tensor<4x2xf32>
+}

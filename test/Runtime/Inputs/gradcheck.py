@@ -100,6 +100,10 @@ def cases():
                   consts={"cond": RNG.random((2, 3)) < 0.5}))
     c.append(Case("Cast", [N("Cast", ["x"], "t", to=TensorProto.FLOAT), N("Cast", ["t"], to=TensorProto.DOUBLE)],
                   {"x": s(4)}, rtol=1e-4, atol=1e-5, step=1e-3))
+    c.append(Case("CastLike", [N("CastLike", ["x", "like32"], "t"), N("Mul", ["t", "z"], "u"),
+                               N("CastLike", ["u", "x"])],
+                  {"x": s(4), "z": s(4)}, consts={"like32": np.zeros(1, np.float32)},
+                  rtol=1e-4, atol=1e-5, step=1e-3))
     # Products.
     c.append(Case("MatMul", [N("MatMul", ["a", "b"])], {"a": s(3, 4), "b": s(4, 2)}))
     c.append(Case("MatMul_batched", [N("MatMul", ["a", "b"])], {"a": s(2, 3, 4), "b": s(4, 5)}))

@@ -12,7 +12,8 @@ rounding of gradients near zero into steps of lr size); the losses
 too. Then: a checkpoint saved, reset, loaded gives the state back; a
 checkpoint of another model is refused and changes nothing; a CNN with
 BatchNormalization (its running statistics are state) and an `mse` loss
-trains; an inference library reports -1 state tensors.
+trains; Dropout draws a new mask every step; an inference library reports
+-1 state tensors.
 """
 
 import argparse
@@ -178,6 +179,37 @@ def check_cnn(onnxc, work):
     return not problems
 
 
+def check_dropout(onnxc, work):
+    """Dropout in a training library: a new mask every step, kept elements
+    scaled by 1 / (1 - ratio). The trained value is a 100 x 100 initializer
+    of ones; the loss (the model's output) is the mean of Dropout(w, 0.3),
+    i.e. the kept fraction / 0.7: about 1 at every step, never twice the
+    same; learning rate 0 keeps w."""
+    nodes = [helper.make_node("Dropout", ["w", "ratio"], ["d"]),
+             helper.make_node("ReduceMean", ["d"], ["y"], keepdims=0)]
+    inits = [numpy_helper.from_array(np.ones((100, 100), np.float32), "w"),
+             numpy_helper.from_array(np.array(0.3, np.float32), "ratio")]
+    graph = helper.make_graph(nodes, "drop", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [])],
+                              inits)
+    lib = TrainLib(compile_model(onnxc, helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+                                 os.path.join(work, "dropout"), "--train", "--loss=output",
+                                 "--learning-rate=0"))
+    losses = [lib.step() for _ in range(5)]
+    state = lib.state()
+    step = int(np.frombuffer(state["dropout.step"], np.int64)[0])
+    bound = 5 * np.sqrt(0.3 * 0.7 / 10000) / 0.7
+    problems = []
+    if any(abs(v - 1) > bound for v in losses):
+        problems.append("mean kept / 0.7 not about 1: %s" % losses)
+    if len(set(losses)) != len(losses):
+        problems.append("a mask repeated: %s" % losses)
+    if step != 5:
+        problems.append("dropout.step %d after 5 steps" % step)
+    print("%s dropout: %s" % ("FAIL" if problems else "PASS", "; ".join(problems) or
+                              "5 different masks, kept fraction / 0.7 within %.3f of 1, dropout.step 5" % bound))
+    return not problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--onnxc", required=True)
@@ -188,6 +220,7 @@ def main():
     ok = check_optimizers(args.onnxc, args.work)
     ok &= check_api(args.onnxc, args.work)
     ok &= check_cnn(args.onnxc, args.work)
+    ok &= check_dropout(args.onnxc, args.work)
     return 0 if ok else 1
 
 

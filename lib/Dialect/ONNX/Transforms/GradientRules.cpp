@@ -270,6 +270,14 @@ LogicalResult castGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
   return success();
 }
 
+/// CastLike: like Cast; the second operand only gives the type.
+LogicalResult castLikeGrad(GradientEmitter &e, Operation *op,
+                           ArrayRef<Value> rg, Grads grads, std::string &) {
+  if (isa<FloatType>(getElementTypeOrSelf(op->getOperand(0).getType())))
+    grads[0] = e.castLike(rg[0], op->getOperand(0));
+  return success();
+}
+
 LogicalResult whereGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
                         Grads grads, std::string &why) {
   Value cond = op->getOperand(0), g = rg[0], zero = e.scalar(g, 0.0);
@@ -397,6 +405,7 @@ void mlir::onnxc::registerElementwiseGradientRules(
   rules["onnx.Cos"] = unaryGrad<cosD>;
   rules["onnx.Gelu"] = unaryGrad<geluD>;
   rules["onnx.Cast"] = castGrad;
+  rules["onnx.CastLike"] = castLikeGrad;
   rules["onnx.Where"] = whereGrad;
   rules["onnx.MatMul"] = matMulGrad;
   rules["onnx.Gemm"] = gemmGrad;

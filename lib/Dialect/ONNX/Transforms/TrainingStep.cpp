@@ -65,47 +65,92 @@ struct ONNXBuildTrainingStepPass
   }
 
   /// BatchNormalization in training mode with its running statistics as
-  /// results, and Dropout in training mode (what model.train() means).
+  /// results (what model.train() means for it).
   void setTrainingModes(func::FuncOp f) {
-    SmallVector<Operation *> ops;
-    f.walk([&](Operation *op) {
-      if (isa<ONNXBatchNormalizationOp, ONNXDropoutOp>(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops) {
-      OpBuilder b(op);
-      OperationState state(op->getLoc(), op->getName());
-      state.addAttributes(op->getAttrs());
-      if (auto bn = dyn_cast<ONNXBatchNormalizationOp>(op)) {
-        if (bn.getTrainingMode() && bn.getRunningMean() && bn.getRunningVar())
-          continue;
-        state.addOperands(op->getOperands());
-        state.addAttribute("training_mode", b.getI64IntegerAttr(1));
-        state.addAttribute("resultSegmentSizes",
-                           b.getDenseI32ArrayAttr({1, 1, 1}));
-        state.addTypes({bn.getY().getType(), bn.getInputMean().getType(),
-                        bn.getInputVar().getType()});
-      } else {
-        auto dropout = cast<ONNXDropoutOp>(op);
-        auto on = DenseElementsAttr::get(
-            RankedTensorType::get({}, b.getI1Type()), true);
-        Value ratio = dropout.getRatio();
-        if (!ratio)
-          ratio = createONNXScalar(
-              b, op->getLoc(),
-              getElementTypeOrSelf(dropout.getData().getType()), 0.5);
-        state.addOperands({dropout.getData(), ratio,
-                           createONNXConstant(b, op->getLoc(), on)});
-        state.addAttribute("operandSegmentSizes",
-                           b.getDenseI32ArrayAttr({1, 1, 1}));
-        state.addTypes(op->getResultTypes());
-      }
+    SmallVector<ONNXBatchNormalizationOp> ops;
+    f.walk([&](ONNXBatchNormalizationOp op) { ops.push_back(op); });
+    for (ONNXBatchNormalizationOp bn : ops) {
+      if (bn.getTrainingMode() && bn.getRunningMean() && bn.getRunningVar())
+        continue;
+      OpBuilder b(bn);
+      OperationState state(bn.getLoc(), bn->getName());
+      state.addAttributes(bn->getAttrs());
+      state.addOperands(bn->getOperands());
+      state.addAttribute("training_mode", b.getI64IntegerAttr(1));
+      state.addAttribute("resultSegmentSizes",
+                         b.getDenseI32ArrayAttr({1, 1, 1}));
+      state.addTypes({bn.getY().getType(), bn.getInputMean().getType(),
+                      bn.getInputVar().getType()});
       Operation *replacement = b.create(state);
       for (auto [from, to] :
-           llvm::zip(op->getResults(), replacement->getResults()))
+           llvm::zip(bn->getResults(), replacement->getResults()))
         from.replaceAllUsesWith(to);
-      op->erase();
+      bn->erase();
     }
+  }
+
+  /// Dropout drops, with a new mask every step: each Dropout becomes
+  /// x * keep / (1 - ratio), keep = u >= ratio for u uniform in [0, 1) from
+  /// splitmix64 of (element index, the node, `step`) in uint64 onnx ops (the
+  /// Dropout op's own generator draws the same mask on every run). Returns
+  /// whether there was a Dropout.
+  bool dropEveryStep(func::FuncOp f, Value step) {
+    SmallVector<ONNXDropoutOp> ops;
+    f.walk([&](ONNXDropoutOp op) { ops.push_back(op); });
+    uint64_t node = 0;
+    for (ONNXDropoutOp dropout : ops) {
+      OpBuilder b(dropout);
+      GradientEmitter e(b, dropout.getLoc());
+      Value x = dropout.getData();
+      Type u64 = b.getIntegerType(64, /*isSigned=*/false);
+      auto u64s = [&](uint64_t v) {
+        return createONNXConstant(
+            b, dropout.getLoc(),
+            DenseElementsAttr::get(RankedTensorType::get({}, u64),
+                                   APInt(64, v)));
+      };
+      auto cast = [&](Value v, Type to, int64_t onnxType) {
+        return e.make("Cast", {v}, {{"to", e.i64Attr(onnxType)}}, to);
+      };
+      auto shr = [&](Value v, uint64_t bits) {
+        return e.make("BitShift", {v, u64s(bits)},
+                      {{"direction", b.getStringAttr("RIGHT")}});
+      };
+      auto mix = [&](Value z, uint64_t bits, uint64_t mul) {
+        Value v = e.make("BitwiseXor", {z, shr(z, bits)});
+        return mul ? e.mul(v, u64s(mul)) : v;
+      };
+      // Element indices in x's shape.
+      auto i64Scalar = [&](int64_t v) {
+        return createONNXConstant(
+            b, dropout.getLoc(),
+            DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   v));
+      };
+      Value count = e.make("Size", {x}, {}, b.getI64Type());
+      Value index = e.make("Range", {i64Scalar(0), count, i64Scalar(1)});
+      index = e.reshapeLike(cast(index, u64, /*UINT64=*/13), x);
+      uint64_t key = 0x5EED0000ull + ++node * 0xD1B54A32D192ED03ull;
+      Value offset = e.add(
+          u64s(key), e.mul(cast(step, u64, 13), u64s(0xA0761D6478BD642Full)));
+      Value z = e.add(e.mul(index, u64s(0x9E3779B97F4A7C15ull)), offset);
+      z = mix(mix(mix(z, 30, 0xBF58476D1CE4E5B9ull), 27, 0x94D049BB133111EBull),
+              31, 0);
+      Value uniform =
+          e.mul(e.castLike(shr(z, 40), x), e.scalar(x, std::ldexp(1.0, -24)));
+      Value ratio = dropout.getRatio() ? e.castLike(dropout.getRatio(), x)
+                                       : e.scalar(x, 0.5);
+      Value keep =
+          e.make("GreaterOrEqual", {uniform, ratio}, {}, b.getI1Type());
+      Value scale = e.div(e.scalar(x, 1.0), e.sub(e.scalar(x, 1.0), ratio));
+      Value y = e.mul(e.mul(x, e.castLike(keep, x)), scale);
+      y.setType(dropout.getOutput().getType());
+      dropout.getOutput().replaceAllUsesWith(y);
+      if (Value mask = dropout.getMask())
+        mask.replaceAllUsesWith(keep);
+      dropout->erase();
+    }
+    return !ops.empty();
   }
 
   /// The loss of the model's output `out`; adds the labels argument.
@@ -157,6 +202,19 @@ struct ONNXBuildTrainingStepPass
     if (failed(lossValue))
       return failure();
     unsigned firstState = f.getNumArguments();
+    SmallVector<StateTensor> state;
+    {
+      auto scalarI64 = RankedTensorType::get({}, b.getI64Type());
+      BlockArgument step = addArgument(f, scalarI64, "dropout.step");
+      if (dropEveryStep(f, step)) {
+        Value one = createONNXConstant(
+            b, f.getLoc(), DenseElementsAttr::get(scalarI64, int64_t(1)));
+        state.push_back({step, DenseElementsAttr::get(scalarI64, int64_t(0)),
+                         e.add(step, one)});
+      } else {
+        f.eraseArgument(step.getArgNumber());
+      }
+    }
 
     // What the loss depends on.
     llvm::DenseSet<Value> needed{*lossValue};
@@ -174,7 +232,6 @@ struct ONNXBuildTrainingStepPass
       frozen.insert(name);
 
     // BatchNormalization's running statistics: state updated by the op.
-    SmallVector<StateTensor> state;
     llvm::DenseSet<Operation *> statistics;
     llvm::DenseMap<Value, Value> runningNext;
     f.walk([&](ONNXBatchNormalizationOp bn) {

@@ -56,7 +56,9 @@ def ONNXBuildTrainingStep : Pass<"onnx-build-training-step", "ModuleOp"> {
   let description = [{
     The entry function becomes one step of training the model (onnxc
     --train): BatchNormalization runs in training mode and Dropout drops
-    (what PyTorch's model.train() means); the trainable parameters, i.e.
+    (what PyTorch's model.train() means), with a new mask every step (a
+    splitmix64 hash of the element, the node and a `dropout.step` state
+    counter, in onnx ops); the trainable parameters, i.e.
     the float initializers (marked `onnx.initializer` by the importer) that
     the loss depends on, except the `freeze`d ones, become arguments; so do
     BatchNormalization's running mean and variance, updated by the op, and
@@ -72,7 +74,8 @@ def ONNXBuildTrainingStep : Pass<"onnx-build-training-step", "ModuleOp"> {
     as PyTorch's) and Adagrad (`adagrad`), with an `optimizer.step` count.
 
     The function then takes the model's inputs, `labels` and the state
-    (parameters, running statistics, optimizer state, in that order) and
+    (`dropout.step` if there is a Dropout, the parameters and running
+    statistics in the model's order, the optimizer state) and
     returns the loss and the next state in the same order; the module gets
     `onnxc.train_state` (the initial value of each state tensor: the
     initializers, zeros) and `onnxc.train_first_state` (the index of the
