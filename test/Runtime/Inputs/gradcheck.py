@@ -100,9 +100,9 @@ def cases():
                   consts={"cond": RNG.random((2, 3)) < 0.5}))
     c.append(Case("Cast", [N("Cast", ["x"], "t", to=TensorProto.FLOAT), N("Cast", ["t"], to=TensorProto.DOUBLE)],
                   {"x": s(4)}, rtol=1e-4, atol=1e-5, step=1e-3))
-    c.append(Case("CastLike", [N("CastLike", ["x", "like32"], "t"), N("Mul", ["t", "z"], "u"),
+    c.append(Case("CastLike", [N("CastLike", ["x", "like32"], "t"), N("Mul", ["t", "t"], "u"),
                                N("CastLike", ["u", "x"])],
-                  {"x": s(4), "z": s(4)}, consts={"like32": np.zeros(1, np.float32)},
+                  {"x": s(4)}, consts={"like32": np.zeros(1, np.float32)},
                   rtol=1e-4, atol=1e-5, step=1e-3))
     # Products.
     c.append(Case("MatMul", [N("MatMul", ["a", "b"])], {"a": s(3, 4), "b": s(4, 2)}))
@@ -139,6 +139,11 @@ def cases():
                   consts={"idx": np.array([4, 1, 1], np.int64)}))
     c.append(Case("GatherElements", [N("GatherElements", ["x", "idx"], axis=1)], {"x": s(2, 3)},
                   consts={"idx": np.array([[0, 2, 2], [1, 1, 0]], np.int64)}))
+    c.append(Case("Resize_nearest_up", [N("Resize", ["x", "", "scales"], mode="nearest")],
+                  {"x": s(1, 2, 3, 2)}, consts={"scales": np.array([1, 1, 2, 1.5], np.float32)}))
+    c.append(Case("Resize_nearest_down_sizes", [N("Resize", ["x", "", "", "sizes"], mode="nearest",
+                                                  coordinate_transformation_mode="asymmetric")],
+                  {"x": s(1, 1, 5, 4)}, consts={"sizes": i64(1, 1, 3, 2)}))
     # Reductions.
     c.append(Case("ReduceSum", [N("ReduceSum", ["x", "axes"], keepdims=0)], {"x": s(2, 3, 4)},
                   consts={"axes": i64(0, 2)}))
@@ -236,7 +241,7 @@ def build_model(case):
     inits = []
     for n, v in case.consts.items():
         v = np.asarray(v)
-        if v.dtype.kind == "f":
+        if v.dtype == np.float64:  # float32 constants (scales, CastLike targets) stay
             v = v.astype(case.dtype)
         inits.append(numpy_helper.from_array(v, n))
     nodes = list(case.nodes)

@@ -8,6 +8,7 @@
 
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
 #include "onnxc/Dialect/ONNX/Transforms/Autodiff.h"
+#include "onnxc/Dialect/ONNX/Transforms/GraphUtils.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -339,6 +340,48 @@ LogicalResult gatherGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
   return success();
 }
 
+/// Resize in nearest mode: each output element is one input element, found
+/// by resizing the input's flat indices the same way; the gradient is
+/// added back at those indices.
+LogicalResult resizeGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
+                         Grads grads, std::string &why) {
+  auto resize = cast<ONNXResizeOp>(op);
+  Value x = resize.getX();
+  if (resize.getMode() != "nearest" ||
+      resize.getCoordinateTransformationMode() == "tf_crop_and_resize") {
+    why = "only nearest mode (not tf_crop_and_resize) is differentiated";
+    return failure();
+  }
+  if (!isa<RankedTensorType>(x.getType()) ||
+      !isa<RankedTensorType>(resize.getY().getType())) {
+    why = "the ranks are unknown";
+    return failure();
+  }
+  Type i64 = e.b.getI64Type();
+  auto scalar = [&](int64_t v) {
+    return createONNXConstant(
+        e.b, e.loc, DenseElementsAttr::get(RankedTensorType::get({}, i64), v));
+  };
+  Value flat =
+      e.make("Range", {scalar(0), e.make("Size", {x}, {}, i64), scalar(1)});
+  Value indices = e.make("Reshape", {flat, e.shapeOf(x)});
+  SmallVector<Value> operands{indices, resize.getRoi(), resize.getScales(),
+                              resize.getSizes()};
+  SmallVector<std::pair<StringRef, Attribute>> attrs;
+  for (NamedAttribute a : op->getAttrs())
+    if (a.getName() != "operandSegmentSizes")
+      attrs.push_back({a.getName().getValue(), a.getValue()});
+  Value source = e.make("Resize", operands, attrs, i64);
+  Value sum =
+      e.make("ScatterElements",
+             {e.make("Reshape", {e.filledLike(x, 0.0), e.i64s({-1})}),
+              e.make("Reshape", {source, e.i64s({-1})}),
+              e.make("Reshape", {rg[0], e.i64s({-1})})},
+             {{"axis", e.i64Attr(0)}, {"reduction", e.b.getStringAttr("add")}});
+  grads[0] = e.reshapeLike(sum, x);
+  return success();
+}
+
 LogicalResult dropoutGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
                           Grads grads, std::string &why) {
   auto dropout = cast<ONNXDropoutOp>(op);
@@ -383,6 +426,7 @@ void mlir::onnxc::registerTensorGradientRules(
   rules["onnx.Gather"] = gatherGrad;
   rules["onnx.GatherElements"] = gatherElementsGrad;
   rules["onnx.Dropout"] = dropoutGrad;
+  rules["onnx.Resize"] = resizeGrad;
   rules["onnx.ReduceSum"] = reduceGrad<ONNXReduceSumOp, 0>;
   rules["onnx.ReduceMean"] = reduceGrad<ONNXReduceMeanOp, 1>;
   rules["onnx.ReduceSumSquare"] = reduceGrad<ONNXReduceSumSquareOp, 2>;

@@ -37,8 +37,9 @@ def ONNXDeriveGradients : Pass<"onnx-derive-gradients", "func::FuncOp"> {
 
     Rules cover the elementwise arithmetic and activations, MatMul, Gemm,
     the reshapes, Transpose, Expand, Concat, Split, Slice, Pad, Gather,
-    GatherElements, Where, Cast, Dropout, the reductions, Softmax and
-    LogSoftmax, Conv and ConvTranspose (grouped too), MaxPool,
+    GatherElements, Where, Cast, CastLike, Resize (nearest), Dropout, the
+    reductions, Softmax and LogSoftmax, Conv and ConvTranspose (grouped
+    too), MaxPool,
     AveragePool, the global poolings, BatchNormalization (inference and
     training mode) and LayerNormalization; the losses
     SoftmaxCrossEntropyLoss and NegativeLogLikelihoodLoss are
