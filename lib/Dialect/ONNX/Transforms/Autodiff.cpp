@@ -79,6 +79,13 @@ Value GradientEmitter::scalar(Value like, double value) {
   return createONNXScalar(b, loc, getElementTypeOrSelf(like.getType()), value);
 }
 
+Value GradientEmitter::intScalar(Type type, uint64_t value) {
+  return createONNXConstant(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, type),
+                             APInt(type.getIntOrFloatBitWidth(), value)));
+}
+
 Value GradientEmitter::i64s(ArrayRef<int64_t> values) {
   return createONNXShapeConstant(b, loc, values);
 }

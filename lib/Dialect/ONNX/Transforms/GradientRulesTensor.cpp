@@ -358,12 +358,9 @@ LogicalResult resizeGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
     return failure();
   }
   Type i64 = e.b.getI64Type();
-  auto scalar = [&](int64_t v) {
-    return createONNXConstant(
-        e.b, e.loc, DenseElementsAttr::get(RankedTensorType::get({}, i64), v));
-  };
   Value flat =
-      e.make("Range", {scalar(0), e.make("Size", {x}, {}, i64), scalar(1)});
+      e.make("Range", {e.intScalar(i64, 0), e.make("Size", {x}, {}, i64),
+                       e.intScalar(i64, 1)});
   Value indices = e.make("Reshape", {flat, e.shapeOf(x)});
   SmallVector<Value> operands{indices, resize.getRoi(), resize.getScales(),
                               resize.getSizes()};

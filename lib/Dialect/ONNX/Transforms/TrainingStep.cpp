@@ -64,6 +64,17 @@ struct ONNXBuildTrainingStepPass
     return f.getArgument(index);
   }
 
+  /// A step counter: an i64 state argument `name`, 0 at first, plus one per
+  /// step (its next value built by `e`).
+  StateTensor addStepCounter(func::FuncOp f, GradientEmitter &e,
+                             StringRef name) {
+    Type i64 = e.b.getI64Type();
+    auto type = RankedTensorType::get({}, i64);
+    BlockArgument arg = addArgument(f, type, name);
+    return {arg, DenseElementsAttr::get(type, int64_t(0)),
+            e.add(arg, e.intScalar(i64, 1))};
+  }
+
   /// BatchNormalization in training mode with its running statistics as
   /// results (what model.train() means for it).
   void setTrainingModes(func::FuncOp f) {
@@ -93,22 +104,21 @@ struct ONNXBuildTrainingStepPass
   /// x * keep / (1 - ratio), keep = u >= ratio for u uniform in [0, 1) from
   /// splitmix64 of (element index, the node, `step`) in uint64 onnx ops (the
   /// Dropout op's own generator draws the same mask on every run). Returns
-  /// whether there was a Dropout.
-  bool dropEveryStep(func::FuncOp f, Value step) {
+  /// the `dropout.step` counter, or nothing without a Dropout.
+  std::optional<StateTensor> dropEveryStep(func::FuncOp f,
+                                           GradientEmitter &counter) {
     SmallVector<ONNXDropoutOp> ops;
     f.walk([&](ONNXDropoutOp op) { ops.push_back(op); });
+    if (ops.empty())
+      return std::nullopt;
+    StateTensor step = addStepCounter(f, counter, "dropout.step");
     uint64_t node = 0;
     for (ONNXDropoutOp dropout : ops) {
       OpBuilder b(dropout);
       GradientEmitter e(b, dropout.getLoc());
       Value x = dropout.getData();
       Type u64 = b.getIntegerType(64, /*isSigned=*/false);
-      auto u64s = [&](uint64_t v) {
-        return createONNXConstant(
-            b, dropout.getLoc(),
-            DenseElementsAttr::get(RankedTensorType::get({}, u64),
-                                   APInt(64, v)));
-      };
+      auto u64s = [&](uint64_t v) { return e.intScalar(u64, v); };
       auto cast = [&](Value v, Type to, int64_t onnxType) {
         return e.make("Cast", {v}, {{"to", e.i64Attr(onnxType)}}, to);
       };
@@ -121,18 +131,14 @@ struct ONNXBuildTrainingStepPass
         return mul ? e.mul(v, u64s(mul)) : v;
       };
       // Element indices in x's shape.
-      auto i64Scalar = [&](int64_t v) {
-        return createONNXConstant(
-            b, dropout.getLoc(),
-            DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
-                                   v));
-      };
-      Value count = e.make("Size", {x}, {}, b.getI64Type());
-      Value index = e.make("Range", {i64Scalar(0), count, i64Scalar(1)});
+      Type i64 = b.getI64Type();
+      Value count = e.make("Size", {x}, {}, i64);
+      Value index =
+          e.make("Range", {e.intScalar(i64, 0), count, e.intScalar(i64, 1)});
       index = e.reshapeLike(cast(index, u64, /*UINT64=*/13), x);
       uint64_t key = 0x5EED0000ull + ++node * 0xD1B54A32D192ED03ull;
-      Value offset = e.add(
-          u64s(key), e.mul(cast(step, u64, 13), u64s(0xA0761D6478BD642Full)));
+      Value offset = e.add(u64s(key), e.mul(cast(step.arg, u64, 13),
+                                            u64s(0xA0761D6478BD642Full)));
       Value z = e.add(e.mul(index, u64s(0x9E3779B97F4A7C15ull)), offset);
       z = mix(mix(mix(z, 30, 0xBF58476D1CE4E5B9ull), 27, 0x94D049BB133111EBull),
               31, 0);
@@ -150,7 +156,7 @@ struct ONNXBuildTrainingStepPass
         mask.replaceAllUsesWith(keep);
       dropout->erase();
     }
-    return !ops.empty();
+    return step;
   }
 
   /// The loss of the model's output `out`; adds the labels argument.
@@ -203,18 +209,8 @@ struct ONNXBuildTrainingStepPass
       return failure();
     unsigned firstState = f.getNumArguments();
     SmallVector<StateTensor> state;
-    {
-      auto scalarI64 = RankedTensorType::get({}, b.getI64Type());
-      BlockArgument step = addArgument(f, scalarI64, "dropout.step");
-      if (dropEveryStep(f, step)) {
-        Value one = createONNXConstant(
-            b, f.getLoc(), DenseElementsAttr::get(scalarI64, int64_t(1)));
-        state.push_back({step, DenseElementsAttr::get(scalarI64, int64_t(0)),
-                         e.add(step, one)});
-      } else {
-        f.eraseArgument(step.getArgNumber());
-      }
-    }
+    if (std::optional<StateTensor> step = dropEveryStep(f, e))
+      state.push_back(*step);
 
     // What the loss depends on.
     llvm::DenseSet<Value> needed{*lossValue};
@@ -337,8 +333,7 @@ struct ONNXBuildTrainingStepPass
         optimizer != "momentum" && optimizer != "nesterov")
       return f.emitError() << "unknown optimizer '" << optimizer
                            << "' (sgd, momentum, nesterov, adam or adagrad)";
-    auto scalarI64 = RankedTensorType::get({}, e.b.getI64Type());
-    BlockArgument t = addArgument(f, scalarI64, "optimizer.step");
+    StateTensor step = addStepCounter(f, e, "optimizer.step");
     SmallVector<SmallVector<BlockArgument>> slotArgs(slots);
     static const char *slotNames[3][2] = {
         {".momentum", ""}, {".adam_m", ".adam_v"}, {".adagrad_h", ""}};
@@ -352,12 +347,9 @@ struct ONNXBuildTrainingStepPass
             addArgument(f, p.arg.getType(), (name + slotNames[kind][s]).str()));
       }
     SmallVector<Value> operands{e.scalar(like, learningRate)};
-    Value next = e.add(
-        t, createONNXConstant(e.b, e.loc,
-                              DenseElementsAttr::get(scalarI64, int64_t(1))));
     // Adam's bias correction with the count including this step (as
     // PyTorch's); the others take the count of earlier steps.
-    operands.push_back(optimizer == "adam" ? next : Value(t));
+    operands.push_back(optimizer == "adam" ? step.next : Value(step.arg));
     for (StateTensor &p : params)
       operands.push_back(p.arg);
     operands.append(grads.begin(), grads.end());
@@ -398,7 +390,7 @@ struct ONNXBuildTrainingStepPass
                                                 e.b.getFloatAttr(element, 0.0)),
                          op->getResult(r++)});
       }
-    state.push_back({t, DenseElementsAttr::get(scalarI64, int64_t(0)), next});
+    state.push_back(step);
     return success();
   }
 };

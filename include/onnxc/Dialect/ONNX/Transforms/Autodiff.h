@@ -48,6 +48,8 @@ public:
   Value neg(Value a) { return make("Neg", {a}); }
   /// A rank-0 constant of the float type of `like`'s elements.
   Value scalar(Value like, double value);
+  /// A rank-0 constant of the integer type `type` (its bits of `value`).
+  Value intScalar(Type type, uint64_t value);
   /// A rank-1 i64 constant.
   Value i64s(ArrayRef<int64_t> values);
   Value shapeOf(Value v);
