@@ -109,7 +109,7 @@ static void state_tensor(int i, onnxc_tensor *t, int64_t *dims) {
   int input = g_first + i;
   t->dtype = onnxc_input_dtype(input);
   t->rank = onnxc_input_rank(input);
-  for (int d = 0; d < t->rank && d < 16; ++d)
+  for (int d = 0; d < t->rank; ++d)
     dims[d] = onnxc_input_dim(input, d);
   t->shape = dims;
   t->data = g_state[i];
@@ -146,15 +146,18 @@ EXPORT onnxc_status onnxc_train_step(const onnxc_tensor *inputs,
   }
   size_t n = (size_t)g_first + (size_t)g_count;
   onnxc_tensor *all = calloc(n ? n : 1, sizeof(onnxc_tensor));
-  int64_t *dims = calloc((size_t)g_count * 16 + 1, sizeof(int64_t));
+  size_t num_dims = 0;
+  for (int i = 0; i < g_count; ++i)
+    num_dims += (size_t)onnxc_input_rank(g_first + i);
+  int64_t *dims = calloc(num_dims + 1, sizeof(int64_t));
   if (!all || !dims) {
     free(all), free(dims);
     status = fail(ONNXC_ERROR_OUT_OF_MEMORY, "no memory", 0);
     goto done;
   }
   memcpy(all, inputs, (size_t)g_first * sizeof(onnxc_tensor));
-  for (int i = 0; i < g_count; ++i)
-    state_tensor(i, &all[g_first + i], dims + 16 * i);
+  for (int i = 0, d = 0; i < g_count; d += all[g_first + i].rank, ++i)
+    state_tensor(i, &all[g_first + i], dims + d);
   onnxc_tensor *outputs = NULL;
   size_t num_outputs = 0;
   status = onnxc_run(all, n, &outputs, &num_outputs);
