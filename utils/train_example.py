@@ -12,10 +12,12 @@ ONNX model, opset 17): Conv 3x3 (8) - BatchNormalization - Relu - MaxPool 2
 - Conv 3x3 (16) - Relu - MaxPool 2 - Flatten - Gemm (4), batch 32. onnxc
 compiles it with --train (cross-entropy, the chosen optimizer) into a
 library whose onnxc_train_step the script calls through ctypes; after
-training, the state (parameters and BatchNormalization's running
-statistics) goes back into the ONNX model's initializers, which onnxc
-compiles for inference to measure the held-out accuracy. The run fails
-(exit 1) below --min-accuracy (default 0.95).
+training, the library's onnxc_train_eval (the model run for inference on
+the trained state) measures the held-out accuracy, and the state
+(parameters and BatchNormalization's running statistics) goes back into the
+ONNX model's initializers, which onnxc compiles for inference: its logits
+must match (atol and rtol 1e-4). The run fails (exit 1) below --min-accuracy (default
+0.95) or when the two disagree.
 
 --bench times onnxc_train_step against the same network, batch and
 optimizer in PyTorch (Debian's python3-torch, eager, the same number of
@@ -113,18 +115,47 @@ class Trainer:
         L.onnxc_train_state_bytes.argtypes = [ctypes.c_int]
         L.onnxc_train_get_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
         L.onnxc_train_set_state.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t]
+        L.onnxc_train_eval.argtypes = [ctypes.POINTER(Tensor), ctypes.c_size_t,
+                                       ctypes.POINTER(ctypes.POINTER(Tensor)),
+                                       ctypes.POINTER(ctypes.c_size_t)]
+        L.onnxc_free_outputs.argtypes = [ctypes.POINTER(Tensor), ctypes.c_size_t]
 
-    def step(self, *arrays):
-        """One training step on the inputs before the state; the loss."""
-        keep, tensors = [], (Tensor * len(arrays))()
+    def _tensors(self, arrays, keep):
+        tensors = (Tensor * max(1, len(arrays)))()
         for i, a in enumerate(arrays):
             shape = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)
             keep.append(shape)
             tensors[i] = Tensor(self.CODES[a.dtype], a.ndim, shape, a.ctypes.data)
+        return tensors
+
+    def step(self, *arrays):
+        """One training step on the inputs before the state; the loss."""
+        keep = []
+        tensors = self._tensors(arrays, keep)
         loss = ctypes.c_double()
         if self.lib.onnxc_train_step(tensors, len(arrays), ctypes.byref(loss)):
             raise RuntimeError(self.lib.onnxc_train_last_error().decode())
         return loss.value
+
+    def eval(self, *arrays):
+        """The model's outputs for its inputs, run for inference on the
+        current state (onnxc_train_eval)."""
+        keep = []
+        tensors = self._tensors(arrays, keep)
+        out, n = ctypes.POINTER(Tensor)(), ctypes.c_size_t()
+        if self.lib.onnxc_train_eval(tensors, len(arrays), ctypes.byref(out), ctypes.byref(n)):
+            raise RuntimeError(self.lib.onnxc_train_last_error().decode())
+        dtypes = {code: dt for dt, code in self.CODES.items()}
+        results = []
+        for i in range(n.value):
+            t = out[i]
+            shape = tuple(t.shape[d] for d in range(t.rank))
+            count = int(np.prod(shape))
+            dt = dtypes[t.dtype]
+            raw = ctypes.string_at(t.data, count * dt.itemsize) if count else b""
+            results.append(np.frombuffer(raw, dt).reshape(shape).copy())
+        self.lib.onnxc_free_outputs(out, n)
+        return results
 
     def state(self):
         """The state tensors' bytes by name."""
@@ -206,19 +237,31 @@ def main():
     print("trained %d steps in %.2f s (%.3f ms per step, data handling included)"
           % (steps, seconds, seconds * 1e3 / steps))
 
-    # The trained state back into the inference model.
+    # Held-out accuracy from the library's own inference on the trained
+    # state (onnxc_train_eval), then the state back into the inference
+    # model, compiled on its own: it must predict the same.
+    logits = np.concatenate([trainer.eval(np.ascontiguousarray(test_x[b:b + BATCH]))[0]
+                             for b in range(0, len(test_x), BATCH)])
+    predicted = logits.argmax(1)
+    correct = int((predicted == test_y).sum())
+    accuracy = correct / len(test_x)
+    print("held-out accuracy: %.4f (%d of %d), required %.2f"
+          % (accuracy, correct, len(test_x), args.min_accuracy))
     state = trainer.state()
     trained = {n: np.frombuffer(state[n], np.float32).reshape(v.shape).copy() for n, v in params.items()}
     infer = Model(compile_model(args.onnxc, cnn_model(trained), os.path.join(args.work, "trained"), []))
-    correct = 0
+    exported = []
     for b in range(0, len(test_x), BATCH):
         status, out = infer.run([np.ascontiguousarray(test_x[b:b + BATCH])])
         if status:
             raise RuntimeError(out)
-        correct += int((out[0].argmax(1) == test_y[b:b + BATCH]).sum())
-    accuracy = correct / len(test_x)
-    print("held-out accuracy: %.4f (%d of %d), required %.2f"
-          % (accuracy, correct, len(test_x), args.min_accuracy))
+        exported.append(out[0])
+    exported = np.concatenate(exported)
+    err = float(np.max(np.abs(exported - logits) / (1e-4 + 1e-4 * np.abs(logits))))
+    print("the exported model's logits match onnxc_train_eval's: %s (worst error / tolerance %.3g)"
+          % (err <= 1, err))
+    if err > 1:
+        return 1
 
     if args.bench:
         images, labels = np.ascontiguousarray(train_x[:BATCH]), np.ascontiguousarray(train_y[:BATCH])

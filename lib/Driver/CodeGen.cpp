@@ -24,6 +24,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -404,6 +405,44 @@ std::unique_ptr<llvm::Module> mlir::onnxc::translateToLLVMIR(
   }
   ib.CreateRetVoid();
   return llvmModule;
+}
+
+LogicalResult
+mlir::onnxc::linkSecondFunction(llvm::Module &module,
+                                std::unique_ptr<llvm::Module> function,
+                                StringRef prefix, std::string &error) {
+  for (StringRef name : {"signature", "messages", "entry", "init"}) {
+    llvm::GlobalValue *gv =
+        function->getNamedValue(("onnxc_model_" + name).str());
+    if (!gv || gv->isDeclaration()) {
+      error = "the second function has no onnxc_model_" + name.str();
+      return failure();
+    }
+    std::string renamed = ("onnxc_" + prefix + "_" + name).str();
+    if (module.getNamedValue(renamed)) {
+      error = "the library already has " + renamed;
+      return failure();
+    }
+    gv->setName(renamed);
+  }
+  auto internalize = [&](llvm::GlobalValue &gv) {
+    if (gv.isDeclaration() || gv.hasLocalLinkage() ||
+        gv.getName().starts_with(("onnxc_" + prefix + "_").str()) ||
+        gv.getName().starts_with("llvm."))
+      return;
+    gv.setLinkage(llvm::GlobalValue::InternalLinkage);
+    gv.setVisibility(llvm::GlobalValue::DefaultVisibility);
+  };
+  for (llvm::Function &f : *function)
+    internalize(f);
+  for (llvm::GlobalVariable &gv : function->globals())
+    internalize(gv);
+  // Internal symbols that clash with the module's are renamed by the linker.
+  if (llvm::Linker::linkModules(module, std::move(function))) {
+    error = "cannot link the second function (" + prefix.str() + ")";
+    return failure();
+  }
+  return success();
 }
 
 /// Registers the host target and its asm printer (idempotent).

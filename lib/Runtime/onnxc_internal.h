@@ -34,6 +34,13 @@ size_t onnxc_rt_dtype_size(int32_t dtype);
 /* Ends the current run with `code` and the message. */
 __attribute__((noreturn)) void onnxc_rt_abort(onnxc_status code,
                                               const char *fmt, ...);
+/* A training library's evaluation function (onnxc_eval_*): runs it like
+ * onnxc_run (errors in onnxc_last_error); its number of inputs or outputs
+ * (-1 without one) and their names. */
+onnxc_status onnxc_rt_run_eval(const onnxc_tensor *inputs, size_t num_inputs,
+                               onnxc_tensor **outputs, size_t *num_outputs);
+int onnxc_rt_eval_num(int output);
+const char *onnxc_rt_eval_name(int output, int index);
 /* The CUDA target's: waits for the kernels the thread launched. */
 extern void onnxc_rt_device_sync(void) __attribute__((weak));
 

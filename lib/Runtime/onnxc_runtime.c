@@ -37,6 +37,13 @@ extern void onnxc_model_entry(void **args);
 /* Computes the model's weight-only tensors into its globals (see
  * onnxc-hoist-constants); call_entry runs it once, before the first run. */
 extern void onnxc_model_init(void);
+/* A training library's second function, the model's inference with the
+ * trained state as inputs (onnxc_train_eval; the same four symbols under
+ * onnxc_eval_*, see lib/Driver/CodeGen.cpp); absent elsewhere. */
+extern const char onnxc_eval_signature[] __attribute__((weak));
+extern const char onnxc_eval_messages[] __attribute__((weak));
+extern void onnxc_eval_entry(void **args) __attribute__((weak));
+extern void onnxc_eval_init(void) __attribute__((weak));
 /* onnxc_threads.c: idle workers spin while a run is in progress. */
 void onnxc_rt_run_begin(void);
 void onnxc_rt_run_end(void);
@@ -69,10 +76,50 @@ typedef struct {
   char **dim_names;
 } sig_tensor;
 
-static sig_tensor *g_inputs, *g_outputs;
-static int g_num_inputs = -1, g_num_outputs = -1;
-static int g_signature_ok;
-static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+/* A compiled function the runtime runs and what it parsed of its
+ * signature: the model, or a training library's evaluation. */
+typedef struct model_table {
+  const char *signature;
+  const char *messages;
+  void (*entry)(void **args);
+  void (*init)(void);
+  void (*parse)(void); /* parses this table (a pthread_once routine) */
+  pthread_once_t once;
+  sig_tensor *inputs, *outputs;
+  int num_inputs, num_outputs;
+  int signature_ok;
+  pthread_mutex_t init_lock;
+  int init_done; /* init has run */
+} model_table;
+
+static void parse_model(void);
+static void parse_eval(void);
+static model_table g_model = {onnxc_model_signature,
+                              onnxc_model_messages,
+                              onnxc_model_entry,
+                              onnxc_model_init,
+                              parse_model,
+                              PTHREAD_ONCE_INIT,
+                              NULL,
+                              NULL,
+                              -1,
+                              -1,
+                              0,
+                              PTHREAD_MUTEX_INITIALIZER,
+                              0};
+static model_table g_eval = {onnxc_eval_signature,
+                             onnxc_eval_messages,
+                             onnxc_eval_entry,
+                             onnxc_eval_init,
+                             parse_eval,
+                             PTHREAD_ONCE_INIT,
+                             NULL,
+                             NULL,
+                             -1,
+                             -1,
+                             0,
+                             PTHREAD_MUTEX_INITIALIZER,
+                             0};
 static __thread char g_error[1024];
 
 static onnxc_status fail(onnxc_status code, const char *fmt, ...) {
@@ -206,7 +253,8 @@ __attribute__((destructor)) static void free_cache(void) {
 }
 
 typedef struct run_context {
-  int holds_init_lock; /* inside onnxc_model_init (see call_entry) */
+  const model_table *model; /* what runs */
+  int holds_init_lock;      /* inside the model's init (see call_entry) */
   jmp_buf jump;
   onnxc_status status;
   alloc_header buffers; /* sentinel */
@@ -348,7 +396,8 @@ void onnxc_rt_release(void *p) { release_block(p, 1); }
 /* The message `index` of onnxc_model_messages with {0}..{3} replaced by the
  * values. */
 static void format_message(int32_t index, const int64_t values[4]) {
-  const char *m = onnxc_model_messages;
+  const char *m =
+      g_run && g_run->model ? g_run->model->messages : g_model.messages;
   for (int32_t i = 0; i < index && *m; ++i)
     m += strlen(m) + 1;
   if (!*m)
@@ -376,9 +425,6 @@ __attribute__((noreturn)) void onnxc_rt_fail(int32_t message, int64_t v0,
   format_message(message, values);
   abort_run(ONNXC_ERROR_RUNTIME);
 }
-
-static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
-static int g_init_done;
 
 static size_t dtype_size(int32_t dtype);
 static int dtype_packed_bits(int32_t dtype);
@@ -417,21 +463,21 @@ static int dtype_is_signed_packed(int32_t dtype) {
 
 /* Points each packed input's descriptor (args[1..]) at an unpacked copy in
  * a buffer of the run. */
-static void unpack_inputs(void **args) {
-  for (int i = 0; i < g_num_inputs; ++i) {
-    int bits = dtype_packed_bits(g_inputs[i].dtype);
-    if (!bits || g_inputs[i].type != ONNXC_TYPE_TENSOR)
+static void unpack_inputs(const model_table *m, void **args) {
+  for (int i = 0; i < m->num_inputs; ++i) {
+    int bits = dtype_packed_bits(m->inputs[i].dtype);
+    if (!bits || m->inputs[i].type != ONNXC_TYPE_TENSOR)
       continue;
     int64_t *w = args[1 + i];
     int64_t count = 1;
-    for (int d = 0; d < g_inputs[i].rank; ++d)
+    for (int d = 0; d < m->inputs[i].rank; ++d)
       count *= w[3 + d];
     if (!count)
       continue;
     uint8_t *copy = allocate_block((size_t)count, 64, 1), *data;
     memcpy(&data, &w[1], sizeof data);
     unpack_elements(copy, data, count, bits,
-                    dtype_is_signed_packed(g_inputs[i].dtype));
+                    dtype_is_signed_packed(m->inputs[i].dtype));
     if (onnxc_rt_device_prefetch)
       onnxc_rt_device_prefetch(copy, (size_t)count);
     memcpy(&w[0], &copy, sizeof copy);
@@ -442,14 +488,14 @@ static void unpack_inputs(void **args) {
 /* The CUDA target: each input descriptor (args[1..]) is pointed at a copy
  * in a buffer of the run (managed memory), which kernels can read, made by
  * the driver (onnxc_rt_device_upload). */
-static void stage_inputs(void **args) {
-  for (int i = 0; i < g_num_inputs; ++i) {
+static void stage_inputs(const model_table *m, void **args) {
+  for (int i = 0; i < m->num_inputs; ++i) {
     int64_t *w = args[1 + i];
-    int r = g_inputs[i].rank;
-    if (dtype_packed_bits(g_inputs[i].dtype) ||
-        g_inputs[i].type != ONNXC_TYPE_TENSOR)
+    int r = m->inputs[i].rank;
+    if (dtype_packed_bits(m->inputs[i].dtype) ||
+        m->inputs[i].type != ONNXC_TYPE_TENSOR)
       continue; /* a copy in a buffer of the run already, or not a tensor */
-    size_t bytes = dtype_size(g_inputs[i].dtype);
+    size_t bytes = dtype_size(m->inputs[i].dtype);
     for (int d = 0; d < r; ++d)
       bytes *= (size_t)w[3 + d];
     if (!bytes)
@@ -464,8 +510,9 @@ static void stage_inputs(void **args) {
 
 /* Runs the generated code; on a failed check or allocation, frees every
  * buffer of the run and returns the status. */
-static onnxc_status call_entry(run_context *run, void **args) {
+static onnxc_status call_entry(model_table *m, run_context *run, void **args) {
   run_context *outer = g_run;
+  run->model = m;
   run->buffers.prev = run->buffers.next = &run->buffers;
   run->status = ONNXC_OK;
   g_run = run;
@@ -475,7 +522,7 @@ static onnxc_status call_entry(run_context *run, void **args) {
       onnxc_rt_device_drain();
     if (run->holds_init_lock) { /* the init failed: the next run retries */
       run->holds_init_lock = 0;
-      pthread_mutex_unlock(&g_init_lock);
+      pthread_mutex_unlock(&m->init_lock);
     }
     g_run = outer;
     release_all(run);
@@ -483,20 +530,20 @@ static onnxc_status call_entry(run_context *run, void **args) {
   }
   if (onnxc_rt_device_enter)
     onnxc_rt_device_enter();
-  unpack_inputs(args);
+  unpack_inputs(m, args);
   if (onnxc_rt_device_enter)
-    stage_inputs(args);
-  if (!__atomic_load_n(&g_init_done, __ATOMIC_ACQUIRE)) {
-    pthread_mutex_lock(&g_init_lock);
+    stage_inputs(m, args);
+  if (!__atomic_load_n(&m->init_done, __ATOMIC_ACQUIRE)) {
+    pthread_mutex_lock(&m->init_lock);
     run->holds_init_lock = 1;
-    if (!g_init_done) {
-      onnxc_model_init();
-      __atomic_store_n(&g_init_done, 1, __ATOMIC_RELEASE);
+    if (!m->init_done) {
+      m->init();
+      __atomic_store_n(&m->init_done, 1, __ATOMIC_RELEASE);
     }
     run->holds_init_lock = 0;
-    pthread_mutex_unlock(&g_init_lock);
+    pthread_mutex_unlock(&m->init_lock);
   }
-  onnxc_model_entry(args);
+  m->entry(args);
   if (onnxc_rt_device_sync)
     onnxc_rt_device_sync();
   g_run = outer;
@@ -554,23 +601,28 @@ static void free_tables(sig_tensor *tensors, int count) {
 }
 
 /* Frees the tables when the library is unloaded (dlclose). */
-__attribute__((destructor)) static void free_signature(void) {
-  free_tables(g_inputs, g_num_inputs);
-  free_tables(g_outputs, g_num_outputs);
-  g_inputs = g_outputs = NULL;
-  g_num_inputs = g_num_outputs = -1;
+static void free_signature(model_table *m) {
+  free_tables(m->inputs, m->num_inputs);
+  free_tables(m->outputs, m->num_outputs);
+  m->inputs = m->outputs = NULL;
+  m->num_inputs = m->num_outputs = -1;
+}
+
+__attribute__((destructor)) static void free_signatures(void) {
+  free_signature(&g_model);
+  free_signature(&g_eval);
 }
 
 /* Parses the signature; 0 when out of memory (the tables are then empty). */
-static int parse_tables(void) {
-  const char *p = strchr(onnxc_model_signature, '\n');
+static int parse_tables(model_table *m) {
+  const char *p = strchr(m->signature, '\n');
   int cap = 0;
-  for (const char *q = onnxc_model_signature; *q; ++q)
+  for (const char *q = m->signature; *q; ++q)
     cap += *q == '\n';
-  g_inputs = calloc((size_t)cap + 1, sizeof(sig_tensor));
-  g_outputs = calloc((size_t)cap + 1, sizeof(sig_tensor));
-  g_num_inputs = g_num_outputs = 0;
-  if (!g_inputs || !g_outputs)
+  m->inputs = calloc((size_t)cap + 1, sizeof(sig_tensor));
+  m->outputs = calloc((size_t)cap + 1, sizeof(sig_tensor));
+  m->num_inputs = m->num_outputs = 0;
+  if (!m->inputs || !m->outputs)
     return 0;
   while (p && *p) {
     if (*p == '\n')
@@ -578,8 +630,8 @@ static int parse_tables(void) {
     if (!*p)
       break;
     char kind = *p++;
-    sig_tensor *t = kind == 'I' ? &g_inputs[g_num_inputs++]
-                                : &g_outputs[g_num_outputs++];
+    sig_tensor *t = kind == 'I' ? &m->inputs[m->num_inputs++]
+                                : &m->outputs[m->num_outputs++];
     const char *tok;
     size_t len;
     p = next_token(p, &tok, &len);
@@ -612,18 +664,21 @@ static int parse_tables(void) {
   return 1;
 }
 
-static void parse_signature(void) {
-  if (parse_tables()) {
-    g_signature_ok = 1;
+static void parse_signature(model_table *m) {
+  if (m->signature && parse_tables(m)) {
+    m->signature_ok = 1;
     return;
   }
-  free_signature();
+  free_signature(m);
 }
+static void parse_model(void) { parse_signature(&g_model); }
+static void parse_eval(void) { parse_signature(&g_eval); }
 
-/* 1 when the signature is available; every API function checks it. */
-static int ensure_signature(void) {
-  pthread_once(&g_once, parse_signature);
-  return g_signature_ok;
+/* 1 when the signature is available; every API function checks it. An
+ * absent function (the evaluation of a library without one) has none. */
+static int ensure_signature(model_table *m) {
+  pthread_once(&m->once, m->parse);
+  return m->signature_ok;
 }
 
 static size_t dtype_size(int32_t dtype) {
@@ -671,18 +726,22 @@ EXPORT int onnxc_api_version(void) { return ONNXC_API_VERSION; }
 /* onnxc_cuda.c's definition replaces this one in models compiled for CUDA. */
 EXPORT __attribute__((weak)) const char *onnxc_device(void) { return "cpu"; }
 EXPORT int onnxc_num_inputs(void) {
-  return ensure_signature() ? g_num_inputs : -1;
+  return ensure_signature(&g_model) ? g_model.num_inputs : -1;
 }
 EXPORT int onnxc_num_outputs(void) {
-  return ensure_signature() ? g_num_outputs : -1;
+  return ensure_signature(&g_model) ? g_model.num_outputs : -1;
+}
+
+static const sig_tensor *get_in(model_table *m, int output, int index) {
+  if (!ensure_signature(m))
+    return NULL;
+  if (index < 0 || index >= (output ? m->num_outputs : m->num_inputs))
+    return NULL;
+  return output ? &m->outputs[index] : &m->inputs[index];
 }
 
 static const sig_tensor *get(int output, int index) {
-  if (!ensure_signature())
-    return NULL;
-  if (index < 0 || index >= (output ? g_num_outputs : g_num_inputs))
-    return NULL;
-  return output ? &g_outputs[index] : &g_inputs[index];
+  return get_in(&g_model, output, index);
 }
 
 EXPORT const char *onnxc_input_name(int i) {
@@ -855,9 +914,9 @@ static onnxc_status check_map(int i, int item, const sig_tensor *t,
 
 /* Checks input value `v` against its signature entry; *handle is what the
  * generated code gets for a sequence or an optional. */
-static onnxc_status check_value(int i, const onnxc_value *v, bound_dim *bound,
+static onnxc_status check_value(const sig_tensor *t, int i,
+                                const onnxc_value *v, bound_dim *bound,
                                 int *num_bound, void **handle) {
-  const sig_tensor *t = &g_inputs[i];
   int optional = t->type == ONNXC_TYPE_OPTIONAL_TENSOR ||
                  t->type == ONNXC_TYPE_OPTIONAL_SEQUENCE;
   int sequence = t->type == ONNXC_TYPE_SEQUENCE ||
@@ -936,37 +995,39 @@ static void free_value_array(onnxc_value *values, int count) {
   free(values);
 }
 
-EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
-                                     size_t num_inputs, onnxc_value **outputs,
-                                     size_t *num_outputs) {
+/* Runs `m` (see onnxc_run_values). */
+static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
+                               size_t num_inputs, onnxc_value **outputs,
+                               size_t *num_outputs) {
   g_error[0] = 0;
   if (!outputs || !num_outputs)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "outputs pointers are null");
   *outputs = NULL;
   *num_outputs = 0;
-  if (!ensure_signature())
+  if (!ensure_signature(m))
     return fail(ONNXC_ERROR_OUT_OF_MEMORY,
                 "out of memory reading the model's signature");
-  if (num_inputs != (size_t)g_num_inputs)
+  if (num_inputs != (size_t)m->num_inputs)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                "the model takes %d inputs, %zu given", g_num_inputs,
+                "the model takes %d inputs, %zu given", m->num_inputs,
                 num_inputs);
   if (num_inputs && !inputs)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
 
   size_t total_dims = 0;
-  for (int i = 0; i < g_num_inputs; ++i)
-    total_dims += (size_t)(g_inputs[i].rank > 0 ? g_inputs[i].rank : 0);
+  for (int i = 0; i < m->num_inputs; ++i)
+    total_dims += (size_t)(m->inputs[i].rank > 0 ? m->inputs[i].rank : 0);
   bound_dim *bound = calloc(total_dims + 1, sizeof(bound_dim));
-  void **handles = calloc((size_t)g_num_inputs + 1, sizeof(void *));
+  void **handles = calloc((size_t)m->num_inputs + 1, sizeof(void *));
   if (!bound || !handles) {
     free(bound);
     free(handles);
     return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   int num_bound = 0;
-  for (int i = 0; i < g_num_inputs; ++i) {
-    onnxc_status s = check_value(i, &inputs[i], bound, &num_bound, &handles[i]);
+  for (int i = 0; i < m->num_inputs; ++i) {
+    onnxc_status s = check_value(&m->inputs[i], i, &inputs[i], bound,
+                                 &num_bound, &handles[i]);
     if (s != ONNXC_OK) {
       free(bound);
       free(handles);
@@ -977,13 +1038,13 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
 
   /* Descriptors (or pointers): inputs, then one block for all results. */
   size_t in_words = 0, out_words = 0;
-  for (int i = 0; i < g_num_inputs; ++i)
-    in_words += value_words(&g_inputs[i]);
-  for (int i = 0; i < g_num_outputs; ++i)
-    out_words += value_words(&g_outputs[i]);
+  for (int i = 0; i < m->num_inputs; ++i)
+    in_words += value_words(&m->inputs[i]);
+  for (int i = 0; i < m->num_outputs; ++i)
+    out_words += value_words(&m->outputs[i]);
   int64_t *words = calloc(in_words + out_words + 1, sizeof(int64_t));
-  void **args = calloc((size_t)g_num_inputs + 1, sizeof(void *));
-  onnxc_value *result = calloc((size_t)g_num_outputs + 1, sizeof(onnxc_value));
+  void **args = calloc((size_t)m->num_inputs + 1, sizeof(void *));
+  onnxc_value *result = calloc((size_t)m->num_outputs + 1, sizeof(onnxc_value));
   run_context *run = malloc(sizeof(run_context));
   if (!words || !args || !result || !run) {
     free(words);
@@ -996,8 +1057,8 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
   int64_t *results = words + in_words;
   args[0] = results;
   int64_t *w = words;
-  for (int i = 0; i < g_num_inputs; ++i) {
-    if (!is_tensor(&g_inputs[i])) {
+  for (int i = 0; i < m->num_inputs; ++i) {
+    if (!is_tensor(&m->inputs[i])) {
       args[1 + i] = handles[i];
       continue;
     }
@@ -1018,7 +1079,7 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
   free(handles);
 
   onnxc_rt_run_begin();
-  onnxc_status status = call_entry(run, args);
+  onnxc_status status = call_entry(m, run, args);
   onnxc_rt_run_end();
   if (status != ONNXC_OK) {
     free(words);
@@ -1033,8 +1094,8 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
    * free, and is freed now. */
   int copied = 1;
   w = results;
-  for (int i = 0; i < g_num_outputs; ++i) {
-    const sig_tensor *t = &g_outputs[i];
+  for (int i = 0; i < m->num_outputs; ++i) {
+    const sig_tensor *t = &m->outputs[i];
     if (!is_tensor(t)) {
       const onnxc_value *v;
       memcpy(&v, &w[0], sizeof v);
@@ -1083,8 +1144,8 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
   free(run);
 
   w = results;
-  for (int i = 0; i < g_num_outputs && copied; ++i) {
-    const sig_tensor *t = &g_outputs[i];
+  for (int i = 0; i < m->num_outputs && copied; ++i) {
+    const sig_tensor *t = &m->outputs[i];
     if (!is_tensor(t)) {
       ++w;
       continue;
@@ -1123,12 +1184,18 @@ EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
   free(words);
   free(args);
   if (!copied) {
-    free_value_array(result, g_num_outputs);
+    free_value_array(result, m->num_outputs);
     return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   *outputs = result;
-  *num_outputs = (size_t)g_num_outputs;
+  *num_outputs = (size_t)m->num_outputs;
   return ONNXC_OK;
+}
+
+EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
+                                     size_t num_inputs, onnxc_value **outputs,
+                                     size_t *num_outputs) {
+  return run_values(&g_model, inputs, num_inputs, outputs, num_outputs);
 }
 
 EXPORT void onnxc_free_values(onnxc_value *values, size_t num_values) {
@@ -1136,33 +1203,36 @@ EXPORT void onnxc_free_values(onnxc_value *values, size_t num_values) {
     free_value_array(values, (int)num_values);
 }
 
-EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
-                              onnxc_tensor **outputs, size_t *num_outputs) {
+/* Runs `m` (see onnxc_run). */
+static onnxc_status run_tensors(model_table *m, const onnxc_tensor *inputs,
+                                size_t num_inputs, onnxc_tensor **outputs,
+                                size_t *num_outputs) {
   g_error[0] = 0;
   if (!outputs || !num_outputs)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "outputs pointers are null");
   *outputs = NULL;
   *num_outputs = 0;
-  if (!ensure_signature())
+  if (!ensure_signature(m))
     return fail(ONNXC_ERROR_OUT_OF_MEMORY,
                 "out of memory reading the model's signature");
-  for (int k = 0; k < g_num_inputs + g_num_outputs; ++k) {
+  for (int k = 0; k < m->num_inputs + m->num_outputs; ++k) {
     const sig_tensor *t =
-        k < g_num_inputs ? &g_inputs[k] : &g_outputs[k - g_num_inputs];
+        k < m->num_inputs ? &m->inputs[k] : &m->outputs[k - m->num_inputs];
     if (!is_tensor(t))
       return fail(ONNXC_ERROR_INVALID_ARGUMENT,
                   "%s '%s' is not a tensor: run the model with "
                   "onnxc_run_values",
-                  k < g_num_inputs ? "input" : "output", t->name);
+                  k < m->num_inputs ? "input" : "output", t->name);
   }
-  if (num_inputs != (size_t)g_num_inputs)
+  if (num_inputs != (size_t)m->num_inputs)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                "the model takes %d inputs, %zu given", g_num_inputs,
+                "the model takes %d inputs, %zu given", m->num_inputs,
                 num_inputs);
   if (num_inputs && !inputs)
     return fail(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
   onnxc_value *values = calloc(num_inputs + 1, sizeof(onnxc_value));
-  onnxc_tensor *result = calloc((size_t)g_num_outputs + 1, sizeof(onnxc_tensor));
+  onnxc_tensor *result =
+      calloc((size_t)m->num_outputs + 1, sizeof(onnxc_tensor));
   if (!values || !result) {
     free(values);
     free(result);
@@ -1174,7 +1244,7 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
   }
   onnxc_value *out = NULL;
   size_t count = 0;
-  onnxc_status status = onnxc_run_values(values, num_inputs, &out, &count);
+  onnxc_status status = run_values(m, values, num_inputs, &out, &count);
   free(values);
   if (status != ONNXC_OK) {
     free(result);
@@ -1188,6 +1258,29 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
   return ONNXC_OK;
 }
 
+EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
+                              onnxc_tensor **outputs, size_t *num_outputs) {
+  return run_tensors(&g_model, inputs, num_inputs, outputs, num_outputs);
+}
+
+/* A training library's evaluation (onnxc_train.c). */
+onnxc_status onnxc_rt_run_eval(const onnxc_tensor *inputs, size_t num_inputs,
+                               onnxc_tensor **outputs, size_t *num_outputs) {
+  g_error[0] = 0;
+  if (!ensure_signature(&g_eval) || !g_eval.entry || !g_eval.init)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                "the library has no evaluation function");
+  return run_tensors(&g_eval, inputs, num_inputs, outputs, num_outputs);
+}
+int onnxc_rt_eval_num(int output) {
+  return ensure_signature(&g_eval)
+             ? (output ? g_eval.num_outputs : g_eval.num_inputs)
+             : -1;
+}
+const char *onnxc_rt_eval_name(int output, int index) {
+  const sig_tensor *t = get_in(&g_eval, output, index);
+  return t ? t->name : NULL;
+}
 EXPORT void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs) {
   if (!outputs)
     return;

@@ -11,7 +11,10 @@
  *                            then "<offset> <bytes>\n" per state tensor
  *   onnxc_model_train_state  the initial values at those offsets
  * Both are weak here: in a library compiled without --train they are
- * absent and the functions report it. A mutex serialises the training
+ * absent and the functions report it. onnxc_train_eval runs the library's
+ * second function (onnxc_eval_*, see onnxc_runtime.c): the inference model
+ * with the trained tensors as its last inputs, which it takes from the
+ * state by name. A mutex serialises the training
  * calls; onnxc_run itself stays usable from any thread.
  *
  *===----------------------------------------------------------------------===*/
@@ -225,6 +228,101 @@ EXPORT size_t onnxc_train_state_bytes(int i) {
 EXPORT onnxc_status onnxc_train_reset(void) {
   pthread_mutex_lock(&g_lock);
   onnxc_status status = parse_info() < 0 ? ready() : load_initial();
+  pthread_mutex_unlock(&g_lock);
+  return status;
+}
+
+/* The evaluation's inputs before the state ones (the model's inputs), -1
+ * without an evaluation function. */
+static int eval_user_inputs(void) {
+  int n = onnxc_rt_eval_num(0), k = 0;
+  if (n < 0)
+    return -1;
+  for (; k < n; ++k) {
+    const char *name = onnxc_rt_eval_name(0, k);
+    for (int i = 0; i < g_count; ++i)
+      if (!strcmp(name, onnxc_input_name(g_first + i)))
+        return k;
+  }
+  return k;
+}
+
+EXPORT int onnxc_train_eval_num_inputs(void) {
+  pthread_mutex_lock(&g_lock);
+  int n = parse_info() < 0 ? -1 : eval_user_inputs();
+  pthread_mutex_unlock(&g_lock);
+  return n;
+}
+
+EXPORT int onnxc_train_eval_num_outputs(void) {
+  pthread_mutex_lock(&g_lock);
+  int n = parse_info() < 0 ? -1 : onnxc_rt_eval_num(1);
+  pthread_mutex_unlock(&g_lock);
+  return n;
+}
+
+EXPORT const char *onnxc_train_eval_output_name(int i) {
+  pthread_mutex_lock(&g_lock);
+  const char *name = parse_info() < 0 ? NULL : onnxc_rt_eval_name(1, i);
+  pthread_mutex_unlock(&g_lock);
+  return name;
+}
+
+EXPORT onnxc_status onnxc_train_eval(const onnxc_tensor *inputs,
+                                     size_t num_inputs, onnxc_tensor **outputs,
+                                     size_t *num_outputs) {
+  pthread_mutex_lock(&g_lock);
+  onnxc_status status = ready();
+  int user = status == ONNXC_OK ? eval_user_inputs() : 0;
+  int n = onnxc_rt_eval_num(0);
+  onnxc_tensor *all = NULL;
+  int64_t *dims = NULL;
+  if (status != ONNXC_OK)
+    goto done;
+  if (user < 0) {
+    status = fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "the library has no evaluation function", 0);
+    goto done;
+  }
+  if (num_inputs != (size_t)user || (num_inputs && !inputs)) {
+    status = fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                  "onnxc_train_eval takes the model's inputs "
+                  "(onnxc_train_eval_num_inputs)",
+                  0);
+    goto done;
+  }
+  size_t num_dims = 0;
+  for (int i = 0; i < g_count; ++i)
+    num_dims += (size_t)onnxc_input_rank(g_first + i);
+  all = calloc((size_t)n + 1, sizeof(onnxc_tensor));
+  dims = calloc(num_dims + 1, sizeof(int64_t));
+  if (!all || !dims) {
+    status = fail(ONNXC_ERROR_OUT_OF_MEMORY, "no memory", 0);
+    goto done;
+  }
+  memcpy(all, inputs, (size_t)user * sizeof(onnxc_tensor));
+  /* The rest are state tensors, by name (each at most once: the names of
+   * the evaluation's inputs are distinct). */
+  for (int k = user, d = 0; k < n; ++k) {
+    const char *name = onnxc_rt_eval_name(0, k);
+    int i = 0;
+    while (i < g_count && strcmp(name, onnxc_input_name(g_first + i)))
+      ++i;
+    if (i == g_count) {
+      status = fail(ONNXC_ERROR_INVALID_ARGUMENT,
+                    "the evaluation function takes an input that is not "
+                    "state: ",
+                    name);
+      goto done;
+    }
+    state_tensor(i, &all[k], dims + d);
+    d += all[k].rank;
+  }
+  status = onnxc_rt_run_eval(all, (size_t)n, outputs, num_outputs);
+  if (status != ONNXC_OK)
+    fail(status, "", onnxc_last_error());
+done:
+  free(all), free(dims);
   pthread_mutex_unlock(&g_lock);
   return status;
 }

@@ -136,6 +136,10 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
   optional(trainStateBytesFn, "onnxc_train_state_bytes");
   optional(trainGetStateFn, "onnxc_train_get_state");
   optional(trainLastErrorFn, "onnxc_train_last_error");
+  optional(trainEvalNumInputsFn, "onnxc_train_eval_num_inputs");
+  optional(trainEvalOutputNameFn, "onnxc_train_eval_output_name");
+  optional(trainEvalFn, "onnxc_train_eval");
+  optional(freeOutputsFn, "onnxc_free_outputs");
   // Added with maps: a library without them has no maps.
   inputKeyDtype = reinterpret_cast<decltype(inputKeyDtype)>(
       dlsym(handle, "onnxc_input_key_dtype"));
@@ -243,6 +247,38 @@ onnxc_status CompiledModel::trainStep(const std::vector<onnxc_value> &inputs,
   if (status != ONNXC_OK)
     error = trainLastErrorFn();
   return status;
+}
+
+bool CompiledModel::trainEval(
+    const std::vector<onnxc_value> &inputs,
+    std::vector<std::pair<std::string, HostTensor>> &outputs,
+    std::string &error) const {
+  int n = trainEvalNumInputsFn && trainEvalFn && trainEvalOutputNameFn &&
+                  freeOutputsFn
+              ? trainEvalNumInputsFn()
+              : -1;
+  if (n < 0) {
+    error = "the library has no evaluation function (onnxc_train_eval)";
+    return false;
+  }
+  if (size_t(n) > inputs.size()) {
+    error = "onnxc_train_eval takes " + std::to_string(n) + " inputs";
+    return false;
+  }
+  std::vector<onnxc_tensor> tensors;
+  for (int i = 0; i < n; ++i)
+    tensors.push_back(inputs[i].tensor);
+  onnxc_tensor *result = nullptr;
+  size_t count = 0;
+  if (trainEvalFn(tensors.data(), tensors.size(), &result, &count) !=
+      ONNXC_OK) {
+    error = trainLastErrorFn();
+    return false;
+  }
+  for (size_t i = 0; i < count; ++i)
+    outputs.emplace_back(trainEvalOutputNameFn(int(i)), copyTensor(result[i]));
+  freeOutputsFn(result, count);
+  return true;
 }
 
 bool CompiledModel::trainSave(const std::string &path,

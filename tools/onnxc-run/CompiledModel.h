@@ -129,6 +129,12 @@ public:
   /// Checkpoints (onnxc_train_save / _load); false with `error` set.
   bool trainSave(const std::string &path, std::string &error) const;
   bool trainLoad(const std::string &path, std::string &error) const;
+  /// Runs the model for inference on the trained state (onnxc_train_eval)
+  /// on the first `inputs`; the outputs and their names, or false with
+  /// `error` set (also when the library has no evaluation function).
+  bool trainEval(const std::vector<onnxc_value> &inputs,
+                 std::vector<std::pair<std::string, HostTensor>> &outputs,
+                 std::string &error) const;
   /// The state tensors' names and current bytes.
   std::vector<std::pair<std::string, std::string>> trainState() const;
 
@@ -144,6 +150,10 @@ private:
   decltype(&onnxc_train_state_bytes) trainStateBytesFn = nullptr;
   decltype(&onnxc_train_get_state) trainGetStateFn = nullptr;
   decltype(&onnxc_train_last_error) trainLastErrorFn = nullptr;
+  decltype(&onnxc_train_eval_num_inputs) trainEvalNumInputsFn = nullptr;
+  decltype(&onnxc_train_eval_output_name) trainEvalOutputNameFn = nullptr;
+  decltype(&onnxc_train_eval) trainEvalFn = nullptr;
+  decltype(&onnxc_free_outputs) freeOutputsFn = nullptr;
 
   decltype(&onnxc_api_version) apiVersion = nullptr;
   decltype(&onnxc_device) deviceFn = nullptr;

@@ -92,6 +92,11 @@ const char *usageText =
     "  --export-onnx OUT --base-model M.onnx\n"
     "                          write M with the trained state as its "
     "initializers\n"
+    "  --train-eval DIR        then run the model for inference on the "
+    "trained\n"
+    "                          state (onnxc_train_eval; the inputs before the "
+    "labels)\n"
+    "                          and write DIR/output_K.pb\n"
     "\n"
     "Exit status: 0 success, 1 an output differs, 2 usage/load/run error.\n";
 
@@ -171,7 +176,8 @@ Options parseOptions(int argc, char **argv) {
                                     "--load-checkpoint",
                                     "--save-checkpoint",
                                     "--export-onnx",
-                                    "--base-model"};
+                                    "--base-model",
+                                    "--train-eval"};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -246,6 +252,8 @@ Options parseOptions(int argc, char **argv) {
       o.exportOnnx = value;
     else if (arg == "--base-model")
       o.baseModel = value;
+    else if (arg == "--train-eval")
+      o.trainEval = value;
     else if (arg == "--device") {
       if (value != "cpu" && value != "cuda")
         usageError("--device takes cpu or cuda, not '" + value + "'");

@@ -33,8 +33,10 @@ struct Options {
   /// Training (a library compiled with onnxc --train): steps to run, the
   /// checkpoints to load before and save after, and the ONNX model to write
   /// with the trained state as its initializers (from --base-model).
+  /// --train-eval: where to write the outputs of the model run for
+  /// inference on the trained state (onnxc_train_eval).
   int trainSteps = 0;
-  std::string loadCheckpoint, saveCheckpoint, exportOnnx, baseModel;
+  std::string loadCheckpoint, saveCheckpoint, exportOnnx, baseModel, trainEval;
 };
 
 /// Parses the command line; prints the usage and exits for --help, reports

@@ -9,11 +9,13 @@
 #include "Train.h"
 
 #include "Inputs.h"
+#include "ValueFile.h"
 
 #include <onnx/onnx_pb.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -105,6 +107,25 @@ int runTraining(CompiledModel &model, const Options &options) {
     int replaced = exportModel(model, options.baseModel, options.exportOnnx);
     std::printf("exported %d trained initializers to %s\n", replaced,
                 options.exportOnnx.c_str());
+  }
+  if (!options.trainEval.empty()) {
+    std::vector<std::pair<std::string, HostTensor>> outputs;
+    if (!model.trainEval(views, outputs, error))
+      fatal("--train-eval: " + error);
+    std::error_code ec;
+    std::filesystem::create_directories(options.trainEval, ec);
+    if (ec)
+      fatal(options.trainEval + ": cannot create directory: " + ec.message());
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      auto &[name, tensor] = outputs[i];
+      std::string path =
+          options.trainEval + "/output_" + std::to_string(i) + ".pb";
+      if (!writeValueFile(path, name, HostValue::ofTensor(std::move(tensor)),
+                          error))
+        fatal(error);
+      std::printf("eval: output %zu '%s' -> %s\n", i, name.c_str(),
+                  path.c_str());
+    }
   }
   std::fflush(stdout);
   return ExitOK;

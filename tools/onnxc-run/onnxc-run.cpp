@@ -291,7 +291,8 @@ int main(int argc, char **argv) {
           " does not export onnxc_set_num_threads");
 
   if (options.trainSteps > 0 || !options.saveCheckpoint.empty() ||
-      !options.exportOnnx.empty() || !options.loadCheckpoint.empty())
+      !options.trainEval.empty() || !options.exportOnnx.empty() ||
+      !options.loadCheckpoint.empty())
     return runTraining(model, options);
 
   std::vector<std::string> sources;

@@ -15,9 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
+#include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 #include "onnxc/Driver/CodeGen.h"
 #include "onnxc/Driver/Pipelines.h"
-#include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 #include "onnxc/Importer/Importer.h"
 #include "onnxc/InitAll.h"
 
@@ -25,12 +26,13 @@
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -451,15 +453,21 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  auto runPipeline = [&](StringRef stage,
-                         function_ref<void(OpPassManager &)> build) {
+  // The pipelines run on `target`: the model, or a training library's
+  // evaluation function.
+  auto runPipelineOn = [&](ModuleOp target, StringRef stage,
+                           function_ref<void(OpPassManager &)> build) {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
     TimingScope stageTimer = rootTimer.nest(stage);
     pm.enableTiming(stageTimer);
     build(pm);
-    return pm.run(*module);
+    return pm.run(target);
+  };
+  auto runPipeline = [&](StringRef stage,
+                         function_ref<void(OpPassManager &)> build) {
+    return runPipelineOn(*module, stage, build);
   };
   auto printModule = [&]() {
     std::string error;
@@ -476,8 +484,16 @@ int main(int argc, char **argv) {
     return printModule();
   if (failed(runPipeline("shape inference", [&](OpPassManager &pm) {
         pm.addNestedPass<func::FuncOp>(onnxc::createONNXShapeInference());
-        if (!train)
-          return;
+      })))
+    return 1;
+  // A training library also runs the model for inference with the trained
+  // state (onnxc_train_eval): a copy of the model before it becomes a step.
+  OwningOpRef<ModuleOp> evalModule;
+  bool withEval = train && (emit == EmitStage::Lib || emit == EmitStage::Obj ||
+                            emit == EmitStage::LLVMIR);
+  if (withEval)
+    evalModule = module->clone();
+  if (train && failed(runPipeline("training step", [&](OpPassManager &pm) {
         onnxc::ONNXBuildTrainingStepOptions step;
         step.entry = options.entryName;
         step.loss = trainLoss;
@@ -516,21 +532,59 @@ int main(int argc, char **argv) {
   if (failed(signature))
     return 1;
   // The names now live in the signature; LLVM has no use for them.
-  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
-    entry.setArgAttrs(i, ArrayRef<NamedAttribute>());
-  for (unsigned i = 0; i < entry.getNumResults(); ++i)
-    entry.setResultAttrs(i, ArrayRef<NamedAttribute>());
-  entry->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                 UnitAttr::get(&context));
-
   FailureOr<std::optional<onnxc::TrainingState>> training =
       onnxc::takeTrainingState(*module);
   if (failed(training))
     return 1;
-  if (failed(runPipeline("onnx -> linalg", [](OpPassManager &pm) {
-        onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks,
-                                         !noGraphPasses);
-      })))
+  // The evaluation function takes the state tensors that are initializers
+  // of the model (the parameters, the running statistics) after its inputs.
+  std::optional<onnxc::ModelSignature> evalSignature;
+  if (withEval && *training) {
+    llvm::StringSet<> initializers;
+    evalModule->walk([&](onnxc::ONNXConstantOp cst) {
+      if (auto name = cst->getAttrOfType<StringAttr>("onnx.initializer"))
+        initializers.insert(name.getValue());
+    });
+    onnxc::ONNXPromoteInitializersOptions promote;
+    promote.entry = options.entryName;
+    for (unsigned i = (*training)->firstInput; i < entry.getNumArguments(); ++i)
+      if (auto name = entry.getArgAttrOfType<StringAttr>(i, "onnx.name"))
+        if (initializers.contains(name.getValue()))
+          promote.names.push_back(name.getValue().str());
+    if (failed(runPipelineOn(
+            *evalModule, "evaluation function", [&](OpPassManager &pm) {
+              pm.addPass(onnxc::createONNXPromoteInitializers(promote));
+            })))
+      return 1;
+    auto evalEntry = evalModule->lookupSymbol<func::FuncOp>(options.entryName);
+    FailureOr<onnxc::ModelSignature> sig =
+        evalEntry ? onnxc::getModelSignature(evalEntry)
+                  : FailureOr<onnxc::ModelSignature>(failure());
+    if (failed(sig))
+      return fail("the evaluation function has no signature");
+    evalSignature = *sig;
+  } else {
+    evalModule = nullptr;
+  }
+  // The names now live in the signatures; LLVM has no use for them.
+  auto prepareEntry = [&](ModuleOp m) {
+    auto f = m.lookupSymbol<func::FuncOp>(options.entryName);
+    for (unsigned i = 0; i < f.getNumArguments(); ++i)
+      f.setArgAttrs(i, ArrayRef<NamedAttribute>());
+    for (unsigned i = 0; i < f.getNumResults(); ++i)
+      f.setResultAttrs(i, ArrayRef<NamedAttribute>());
+    f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+               UnitAttr::get(&context));
+  };
+  prepareEntry(*module);
+  if (evalModule)
+    prepareEntry(*evalModule);
+  auto toLinalg = [&](ModuleOp m) {
+    return runPipelineOn(m, "onnx -> linalg", [](OpPassManager &pm) {
+      onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks, !noGraphPasses);
+    });
+  };
+  if (failed(toLinalg(*module)))
     return 1;
   if (emit == EmitStage::Linalg)
     return printModule();
@@ -574,14 +628,17 @@ int main(int argc, char **argv) {
                       ? "isa"
                       : "fatbin";
   }
-  if (failed(runPipeline("linalg -> LLVM dialect", [&](OpPassManager &pm) {
-        if (isCUDA)
-          onnxc::buildLinalgToCUDAPipeline(pm, cuda);
-        else
-          onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize, convLayout);
-        if (nodeLineTables)
-          onnxc::buildNodeLineTablesPipeline(pm);
-      })))
+  auto toLLVMDialect = [&](ModuleOp m) {
+    return runPipelineOn(m, "linalg -> LLVM dialect", [&](OpPassManager &pm) {
+      if (isCUDA)
+        onnxc::buildLinalgToCUDAPipeline(pm, cuda);
+      else
+        onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize, convLayout);
+      if (nodeLineTables)
+        onnxc::buildNodeLineTablesPipeline(pm);
+    });
+  };
+  if (failed(toLLVMDialect(*module)))
     return 1;
   if (memoryStats)
     printStats(*module);
@@ -599,6 +656,19 @@ int main(int argc, char **argv) {
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
   std::string error;
+  if (evalModule) {
+    if (failed(toLinalg(*evalModule)) || failed(toLLVMDialect(*evalModule)))
+      return 1;
+    TimingScope translateTimer =
+        rootTimer.nest("translation to LLVM IR (evaluation function)");
+    std::unique_ptr<llvm::Module> evalLLVM = onnxc::translateToLLVMIR(
+        *evalModule, llvmContext, options.entryName, *evalSignature);
+    if (!evalLLVM)
+      return fail("translation of the evaluation function to LLVM IR failed");
+    if (failed(onnxc::linkSecondFunction(*llvmModule, std::move(evalLLVM),
+                                         "eval", error)))
+      return fail(error);
+  }
   if (emit == EmitStage::LLVMIR) {
     TimingScope optTimer = rootTimer.nest("LLVM optimisation");
     if (failed(onnxc::optimizeModule(*llvmModule, codegen, error)))

@@ -64,6 +64,15 @@ translateToLLVMIR(ModuleOp module, llvm::LLVMContext &llvmContext,
                   StringRef entryName, const ModelSignature &signature,
                   const TrainingState *training = nullptr);
 
+/// Links `function`, another model translated by translateToLLVMIR in the
+/// same context, into `module` as a second function of the library: its
+/// onnxc_model_{signature,messages,entry,init} become
+/// onnxc_<prefix>_{signature,...} (what the runtime looks for: `eval`, a
+/// training library's evaluation), its other definitions internal.
+LogicalResult linkSecondFunction(llvm::Module &module,
+                                 std::unique_ptr<llvm::Module> function,
+                                 StringRef prefix, std::string &error);
+
 /// Optimises `module` at `options.optLevel` and writes an object file.
 LogicalResult emitObjectFile(llvm::Module &module,
                              const CodeGenOptions &options,

@@ -218,7 +218,14 @@ const char *onnxc_last_error(void);
  * training functions are serialised by a lock; on failure
  * onnxc_train_last_error() says why. In a library compiled without
  * --train, onnxc_train_num_state() and onnxc_train_num_inputs() return -1
- * and the others fail with ONNXC_ERROR_INVALID_ARGUMENT. */
+ * and the others fail with ONNXC_ERROR_INVALID_ARGUMENT.
+ *
+ * onnxc_train_eval runs the model for inference (BatchNormalization with
+ * its running statistics, no Dropout) with the current state's weights:
+ * it takes the model's inputs (onnxc_train_eval_num_inputs of them, the
+ * first inputs of the step; no labels) and returns the model's outputs
+ * (onnxc_train_eval_num_outputs, named by onnxc_train_eval_output_name) as
+ * onnxc_run does: free them with onnxc_free_outputs. */
 int onnxc_train_num_state(void);
 int onnxc_train_num_inputs(void);
 const char *onnxc_train_state_name(int i);
@@ -231,6 +238,11 @@ onnxc_status onnxc_train_reset(void);
 onnxc_status onnxc_train_save(const char *path);
 onnxc_status onnxc_train_load(const char *path);
 const char *onnxc_train_last_error(void);
+int onnxc_train_eval_num_inputs(void);
+int onnxc_train_eval_num_outputs(void);
+const char *onnxc_train_eval_output_name(int i);
+onnxc_status onnxc_train_eval(const onnxc_tensor *inputs, size_t num_inputs,
+                              onnxc_tensor **outputs, size_t *num_outputs);
 
 #ifdef __cplusplus
 }

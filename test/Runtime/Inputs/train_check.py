@@ -12,8 +12,9 @@ rounding of gradients near zero into steps of lr size); the losses
 too. Then: a checkpoint saved, reset, loaded gives the state back; a
 checkpoint of another model is refused and changes nothing; a CNN with
 BatchNormalization (its running statistics are state) and an `mse` loss
-trains; Dropout draws a new mask every step; an inference library reports
--1 state tensors.
+trains, and onnxc_train_eval then runs it for inference on the trained state
+as PyTorch does; Dropout draws a new mask every step; an inference library reports
+-1 state tensors and no evaluation function.
 """
 
 import argparse
@@ -136,6 +137,11 @@ def check_api(onnxc, work):
     inference.onnxc_train_step.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
     if inference.onnxc_train_num_state() != -1 or inference.onnxc_train_step(None, 0, None) == 0:
         problems.append("an inference library claims training state")
+    inference.onnxc_train_eval.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_void_p]
+    out, n = ctypes.c_void_p(), ctypes.c_size_t()
+    if (inference.onnxc_train_eval_num_inputs() != -1 or
+            inference.onnxc_train_eval(None, 0, ctypes.byref(out), ctypes.byref(n)) == 0):
+        problems.append("an inference library claims an evaluation function")
     print("%s training API: %s" % ("FAIL" if problems else "PASS",
                                    ", ".join(problems) or "checkpoint, reset, foreign checkpoint refused, "
                                    "inference library reports no state"))
@@ -173,9 +179,26 @@ def check_cnn(onnxc, work):
         problems.append("loss %.4f -> %.4f" % (losses[0], losses[-1]))
     if not np.any(mean != 0):
         problems.append("running mean not updated")
+    # onnxc_train_eval: the model for inference (BatchNormalization with the
+    # running statistics) on the trained state, against PyTorch's.
+    state = {n: torch.tensor(np.frombuffer(b, np.float32).reshape(inits[n].shape))
+             for n, b in lib.state().items() if n in inits}
+    with torch.no_grad():
+        h = F.conv2d(torch.tensor(x), state["c1"], padding=1)
+        h = F.batch_norm(h, state["m"], state["v"], state["s"], state["b"], training=False, eps=1e-5)
+        ref = (F.relu(h).mean((2, 3)) @ state["fc"].T).numpy()
+    y = lib.eval(x)[0]
+    if y.shape != ref.shape or not np.allclose(y, ref, rtol=1e-4, atol=1e-5):
+        problems.append("eval differs from PyTorch's inference: %s" % np.max(np.abs(y - ref)))
+    try:
+        lib.eval(x, target)
+        problems.append("eval took the labels")
+    except RuntimeError as e:
+        if "onnxc_train_eval takes the model's inputs" not in str(e):
+            problems.append("eval with the labels: %s" % e)
     print("%s cnn: %s" % ("FAIL" if problems else "PASS",
-                          "; ".join(problems) or "state %s, loss %.4f -> %.4f, running mean updated"
-                          % (",".join(names), losses[0], losses[-1])))
+                          "; ".join(problems) or "state %s, loss %.4f -> %.4f, running mean updated, "
+                          "eval matches PyTorch's inference" % (",".join(names), losses[0], losses[-1])))
     return not problems
 
 

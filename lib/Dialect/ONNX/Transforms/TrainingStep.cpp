@@ -8,6 +8,8 @@
 // parameters, and the function returns the loss and the new state. The
 // state's initial values go into module attributes, which the code
 // generator embeds for the runtime's training API (onnxc_train_*).
+// onnx-promote-initializers makes the evaluation function of a training
+// library: named initializers become arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_ONNXBUILDTRAININGSTEP
+#define GEN_PASS_DEF_ONNXPROMOTEINITIALIZERS
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h.inc"
 } // namespace mlir::onnxc
 
@@ -392,6 +395,48 @@ struct ONNXBuildTrainingStepPass
       }
     state.push_back(step);
     return success();
+  }
+};
+
+} // namespace
+
+namespace {
+
+struct ONNXPromoteInitializersPass
+    : onnxc::impl::ONNXPromoteInitializersBase<ONNXPromoteInitializersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto f = module.lookupSymbol<func::FuncOp>(entry);
+    if (!f) {
+      module.emitError() << "onnx-promote-initializers: no function '" << entry
+                         << "'";
+      return signalPassFailure();
+    }
+    llvm::StringMap<ONNXConstantOp> initializers;
+    for (auto cst : f.front().getOps<ONNXConstantOp>())
+      if (auto name = cst->getAttrOfType<StringAttr>("onnx.initializer"))
+        initializers[name.getValue()] = cst;
+    OpBuilder b(f.getContext());
+    for (const std::string &name : names) {
+      ONNXConstantOp cst = initializers.lookup(name);
+      if (!cst) {
+        f.emitError() << "onnx-promote-initializers: '" << name
+                      << "' is not an initializer of the function";
+        return signalPassFailure();
+      }
+      unsigned index = f.getNumArguments();
+      (void)f.insertArgument(index, cst.getType(),
+                             b.getDictionaryAttr(b.getNamedAttr(
+                                 "onnx.name", b.getStringAttr(name))),
+                             cst.getLoc());
+      cst.getResult().replaceAllUsesWith(f.getArgument(index));
+      cst->erase();
+      initializers.erase(name);
+    }
+    for (auto &entry : initializers)
+      entry.second->removeAttr("onnx.initializer");
   }
 };
 

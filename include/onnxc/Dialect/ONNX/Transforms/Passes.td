@@ -110,6 +110,24 @@ def ONNXBuildTrainingStep : Pass<"onnx-build-training-step", "ModuleOp"> {
   let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
 }
 
+def ONNXPromoteInitializers : Pass<"onnx-promote-initializers", "ModuleOp"> {
+  let summary = "Turn named initializers into arguments of the entry function";
+  let description = [{
+    Each initializer in `names` (a constant the importer marked
+    `onnx.initializer`) becomes an argument appended to the entry function
+    in the order of `names`, named after it; the marks of the others are
+    dropped. onnxc --train uses it for the evaluation function of a training
+    library: the inference model with the trained state as inputs. A name
+    that is not an initializer of the function is an error.
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main_graph\"",
+           "The function whose initializers become arguments">,
+    ListOption<"names", "names", "std::string",
+               "The initializers to make arguments, in order">,
+  ];
+}
+
 def ONNXFoldBatchNorm : Pass<"onnx-fold-batch-norm", "func::FuncOp"> {
   let summary = "Fold inference-mode BatchNormalization into the Conv, Gemm "
                 "or MatMul before it";
