@@ -14,6 +14,7 @@
 
 #include "FunctionExpansions.h"
 #include "NodeAdapters.h"
+#include "TrainingInfo.h"
 
 #include "onnxc/Dialect/ONNX/IR/ONNXOpInfo.h"
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
@@ -1494,8 +1495,33 @@ OwningOpRef<ModuleOp> mlir::onnxc::importONNXModelBuffer(
                    << (model.has_graph() ? "no ir_version" : "no graph");
     return nullptr;
   }
+  TrainingInfoResult training;
+  std::string error = applyTrainingInfo(model, options.trainingGraph, training);
+  if (!error.empty()) {
+    emitError(loc) << "TrainingInfoProto: " << error;
+    return nullptr;
+  }
   ModelImporter importer(ctx, model, bufferName, baseDir, options);
-  return importer.run();
+  OwningOpRef<ModuleOp> module = importer.run();
+  if (!module || options.trainingGraph == TrainingGraph::Inference)
+    return module;
+  Builder b(ctx);
+  if (training.hasInitialization)
+    (*module)->setAttr("onnxc.has_initialization", b.getUnitAttr());
+  if (options.trainingGraph == TrainingGraph::Algorithm &&
+      training.hasAlgorithm) {
+    SmallVector<Attribute> pairs;
+    for (auto &[key, value] : training.update)
+      pairs.push_back(b.getStrArrayAttr({key, value}));
+    (*module)->setAttr("onnxc.update_binding", b.getArrayAttr(pairs));
+  }
+  if (options.trainingGraph == TrainingGraph::Initialization) {
+    // Each output is named after the initializer it sets.
+    auto f = (*module).lookupSymbol<func::FuncOp>(options.entryName);
+    for (auto [i, key] : llvm::enumerate(training.initialized))
+      f.setResultAttr(i, "onnx.name", b.getStringAttr(key));
+  }
+  return module;
 }
 
 OwningOpRef<ModuleOp> mlir::onnxc::importONNXModelFile(

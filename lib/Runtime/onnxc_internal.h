@@ -34,13 +34,17 @@ size_t onnxc_rt_dtype_size(int32_t dtype);
 /* Ends the current run with `code` and the message. */
 __attribute__((noreturn)) void onnxc_rt_abort(onnxc_status code,
                                               const char *fmt, ...);
-/* A training library's evaluation function (onnxc_eval_*): runs it like
- * onnxc_run (errors in onnxc_last_error); its number of inputs or outputs
- * (-1 without one) and their names. */
-onnxc_status onnxc_rt_run_eval(const onnxc_tensor *inputs, size_t num_inputs,
-                               onnxc_tensor **outputs, size_t *num_outputs);
-int onnxc_rt_eval_num(int output);
-const char *onnxc_rt_eval_name(int output, int index);
+/* A training library's other functions: its evaluation (onnxc_eval_*) and
+ * its initialization (onnxc_init_*). onnxc_rt_run_function runs one like
+ * onnxc_run (errors in onnxc_last_error); onnxc_rt_function_num gives its
+ * number of inputs or outputs (-1 without the function),
+ * onnxc_rt_function_name their names. */
+enum { ONNXC_RT_EVAL = 1, ONNXC_RT_INIT = 2 };
+onnxc_status onnxc_rt_run_function(int which, const onnxc_tensor *inputs,
+                                   size_t num_inputs, onnxc_tensor **outputs,
+                                   size_t *num_outputs);
+int onnxc_rt_function_num(int which, int output);
+const char *onnxc_rt_function_name(int which, int output, int index);
 /* The CUDA target's: waits for the kernels the thread launched. */
 extern void onnxc_rt_device_sync(void) __attribute__((weak));
 

@@ -44,6 +44,12 @@ extern const char onnxc_eval_signature[] __attribute__((weak));
 extern const char onnxc_eval_messages[] __attribute__((weak));
 extern void onnxc_eval_entry(void **args) __attribute__((weak));
 extern void onnxc_eval_init(void) __attribute__((weak));
+/* A training library's third function, the model's initialization graph
+ * (TrainingInfoProto), under onnxc_init_*: absent elsewhere. */
+extern const char onnxc_init_signature[] __attribute__((weak));
+extern const char onnxc_init_messages[] __attribute__((weak));
+extern void onnxc_init_entry(void **args) __attribute__((weak));
+extern void onnxc_init_init(void) __attribute__((weak));
 /* onnxc_threads.c: idle workers spin while a run is in progress. */
 void onnxc_rt_run_begin(void);
 void onnxc_rt_run_end(void);
@@ -94,32 +100,24 @@ typedef struct model_table {
 
 static void parse_model(void);
 static void parse_eval(void);
-static model_table g_model = {onnxc_model_signature,
-                              onnxc_model_messages,
-                              onnxc_model_entry,
-                              onnxc_model_init,
-                              parse_model,
-                              PTHREAD_ONCE_INIT,
-                              NULL,
-                              NULL,
-                              -1,
-                              -1,
-                              0,
-                              PTHREAD_MUTEX_INITIALIZER,
-                              0};
-static model_table g_eval = {onnxc_eval_signature,
-                             onnxc_eval_messages,
-                             onnxc_eval_entry,
-                             onnxc_eval_init,
-                             parse_eval,
-                             PTHREAD_ONCE_INIT,
-                             NULL,
-                             NULL,
-                             -1,
-                             -1,
-                             0,
-                             PTHREAD_MUTEX_INITIALIZER,
-                             0};
+static void parse_init(void);
+#define MODEL_TABLE(prefix, parser)                                            \
+  {                                                                            \
+    .signature = prefix##_signature, .messages = prefix##_messages,            \
+    .entry = prefix##_entry, .init = prefix##_init, .parse = parser,           \
+    .once = PTHREAD_ONCE_INIT, .num_inputs = -1, .num_outputs = -1,            \
+    .init_lock = PTHREAD_MUTEX_INITIALIZER                                     \
+  }
+static model_table g_model = MODEL_TABLE(onnxc_model, parse_model);
+static model_table g_eval = MODEL_TABLE(onnxc_eval, parse_eval);
+static model_table g_init = MODEL_TABLE(onnxc_init, parse_init);
+
+/* The table of a training library's function `which` (onnxc_internal.h). */
+static model_table *function_table(int which) {
+  return which == ONNXC_RT_EVAL   ? &g_eval
+         : which == ONNXC_RT_INIT ? &g_init
+                                  : NULL;
+}
 static __thread char g_error[1024];
 
 static onnxc_status fail(onnxc_status code, const char *fmt, ...) {
@@ -611,6 +609,7 @@ static void free_signature(model_table *m) {
 __attribute__((destructor)) static void free_signatures(void) {
   free_signature(&g_model);
   free_signature(&g_eval);
+  free_signature(&g_init);
 }
 
 /* Parses the signature; 0 when out of memory (the tables are then empty). */
@@ -673,6 +672,7 @@ static void parse_signature(model_table *m) {
 }
 static void parse_model(void) { parse_signature(&g_model); }
 static void parse_eval(void) { parse_signature(&g_eval); }
+static void parse_init(void) { parse_signature(&g_init); }
 
 /* 1 when the signature is available; every API function checks it. An
  * absent function (the evaluation of a library without one) has none. */
@@ -1263,24 +1263,28 @@ EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
   return run_tensors(&g_model, inputs, num_inputs, outputs, num_outputs);
 }
 
-/* A training library's evaluation (onnxc_train.c). */
-onnxc_status onnxc_rt_run_eval(const onnxc_tensor *inputs, size_t num_inputs,
-                               onnxc_tensor **outputs, size_t *num_outputs) {
+/* A training library's other functions (onnxc_train.c). */
+onnxc_status onnxc_rt_run_function(int which, const onnxc_tensor *inputs,
+                                   size_t num_inputs, onnxc_tensor **outputs,
+                                   size_t *num_outputs) {
+  model_table *m = function_table(which);
   g_error[0] = 0;
-  if (!ensure_signature(&g_eval) || !g_eval.entry || !g_eval.init)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                "the library has no evaluation function");
-  return run_tensors(&g_eval, inputs, num_inputs, outputs, num_outputs);
+  if (!m || !ensure_signature(m) || !m->entry || !m->init)
+    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "the library has no %s function",
+                which == ONNXC_RT_EVAL ? "evaluation" : "initialization");
+  return run_tensors(m, inputs, num_inputs, outputs, num_outputs);
 }
-int onnxc_rt_eval_num(int output) {
-  return ensure_signature(&g_eval)
-             ? (output ? g_eval.num_outputs : g_eval.num_inputs)
-             : -1;
+int onnxc_rt_function_num(int which, int output) {
+  model_table *m = function_table(which);
+  return m && ensure_signature(m) ? (output ? m->num_outputs : m->num_inputs)
+                                  : -1;
 }
-const char *onnxc_rt_eval_name(int output, int index) {
-  const sig_tensor *t = get_in(&g_eval, output, index);
+const char *onnxc_rt_function_name(int which, int output, int index) {
+  model_table *m = function_table(which);
+  const sig_tensor *t = m ? get_in(m, output, index) : NULL;
   return t ? t->name : NULL;
 }
+
 EXPORT void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs) {
   if (!outputs)
     return;

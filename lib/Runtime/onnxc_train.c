@@ -83,7 +83,53 @@ static int parse_info(void) {
   return count;
 }
 
-/* Copies the initial values into the state buffers (first use, reset). */
+/* The state tensor named `name`, -1 if none. */
+static int state_index(const char *name) {
+  for (int i = 0; name && i < g_count; ++i)
+    if (!strcmp(name, onnxc_input_name(g_first + i)))
+      return i;
+  return -1;
+}
+
+/* Bytes of tensor `t` (state tensors have no sub-byte types). */
+static size_t tensor_bytes(const onnxc_tensor *t) {
+  size_t bytes = onnxc_rt_dtype_size(t->dtype);
+  for (int d = 0; d < t->rank; ++d)
+    bytes *= (size_t)t->shape[d];
+  return bytes;
+}
+
+/* Runs the model's initialization graph, if the library has one: each of
+ * its outputs replaces the state tensor of its name (all or none). */
+static onnxc_status run_initialization(void) {
+  if (onnxc_rt_function_num(ONNXC_RT_INIT, 1) < 0)
+    return ONNXC_OK;
+  onnxc_tensor *outputs = NULL;
+  size_t n = 0;
+  onnxc_status status =
+      onnxc_rt_run_function(ONNXC_RT_INIT, NULL, 0, &outputs, &n);
+  if (status != ONNXC_OK)
+    return fail(status,
+                "the initialization graph failed: ", onnxc_last_error());
+  for (size_t k = 0; k < n && status == ONNXC_OK; ++k) {
+    const char *name = onnxc_rt_function_name(ONNXC_RT_INIT, 1, (int)k);
+    int i = state_index(name);
+    if (i < 0 || tensor_bytes(&outputs[k]) != g_sizes[i])
+      status = fail(ONNXC_ERROR_SHAPE,
+                    "the initialization graph's output does not fit the "
+                    "state tensor ",
+                    name);
+  }
+  for (size_t k = 0; k < n && status == ONNXC_OK; ++k) {
+    int i = state_index(onnxc_rt_function_name(ONNXC_RT_INIT, 1, (int)k));
+    memcpy(g_state[i], outputs[k].data, g_sizes[i]);
+  }
+  onnxc_free_outputs(outputs, n);
+  return status;
+}
+
+/* Copies the initial values into the state buffers (first use, reset),
+ * then runs the model's initialization graph. */
 static onnxc_status load_initial(void) {
   for (int i = 0; i < g_count; ++i) {
     if (!g_state[i]) {
@@ -93,6 +139,9 @@ static onnxc_status load_initial(void) {
     }
     memcpy(g_state[i], onnxc_model_train_state + g_offsets[i], g_sizes[i]);
   }
+  onnxc_status status = run_initialization();
+  if (status != ONNXC_OK)
+    return status;
   g_loaded = 1;
   return ONNXC_OK;
 }
@@ -173,7 +222,17 @@ EXPORT onnxc_status onnxc_train_step(const onnxc_tensor *inputs,
     *loss = outputs[0].dtype == ONNXC_DOUBLE ? *(double *)outputs[0].data
                                              : *(float *)outputs[0].data;
   /* The step's state outputs become the state (copied: the outputs are
-   * the run's buffers, released below). */
+   * the run's buffers, released below), each of its state tensor's size
+   * (a model's own algorithm might compute another shape). */
+  for (int i = 0; i < g_count; ++i)
+    if (tensor_bytes(&outputs[1 + i]) != g_sizes[i]) {
+      status = fail(ONNXC_ERROR_SHAPE,
+                    "the step's next value has another size than the state "
+                    "tensor ",
+                    onnxc_input_name(g_first + i));
+      onnxc_free_outputs(outputs, num_outputs);
+      goto done;
+    }
   for (int i = 0; i < g_count; ++i)
     memcpy(g_state[i], outputs[1 + i].data, g_sizes[i]);
   onnxc_free_outputs(outputs, num_outputs);
@@ -235,15 +294,12 @@ EXPORT onnxc_status onnxc_train_reset(void) {
 /* The evaluation's inputs before the state ones (the model's inputs), -1
  * without an evaluation function. */
 static int eval_user_inputs(void) {
-  int n = onnxc_rt_eval_num(0), k = 0;
+  int n = onnxc_rt_function_num(ONNXC_RT_EVAL, 0), k = 0;
   if (n < 0)
     return -1;
-  for (; k < n; ++k) {
-    const char *name = onnxc_rt_eval_name(0, k);
-    for (int i = 0; i < g_count; ++i)
-      if (!strcmp(name, onnxc_input_name(g_first + i)))
-        return k;
-  }
+  for (; k < n; ++k)
+    if (state_index(onnxc_rt_function_name(ONNXC_RT_EVAL, 0, k)) >= 0)
+      return k;
   return k;
 }
 
@@ -256,14 +312,15 @@ EXPORT int onnxc_train_eval_num_inputs(void) {
 
 EXPORT int onnxc_train_eval_num_outputs(void) {
   pthread_mutex_lock(&g_lock);
-  int n = parse_info() < 0 ? -1 : onnxc_rt_eval_num(1);
+  int n = parse_info() < 0 ? -1 : onnxc_rt_function_num(ONNXC_RT_EVAL, 1);
   pthread_mutex_unlock(&g_lock);
   return n;
 }
 
 EXPORT const char *onnxc_train_eval_output_name(int i) {
   pthread_mutex_lock(&g_lock);
-  const char *name = parse_info() < 0 ? NULL : onnxc_rt_eval_name(1, i);
+  const char *name =
+      parse_info() < 0 ? NULL : onnxc_rt_function_name(ONNXC_RT_EVAL, 1, i);
   pthread_mutex_unlock(&g_lock);
   return name;
 }
@@ -274,7 +331,7 @@ EXPORT onnxc_status onnxc_train_eval(const onnxc_tensor *inputs,
   pthread_mutex_lock(&g_lock);
   onnxc_status status = ready();
   int user = status == ONNXC_OK ? eval_user_inputs() : 0;
-  int n = onnxc_rt_eval_num(0);
+  int n = onnxc_rt_function_num(ONNXC_RT_EVAL, 0);
   onnxc_tensor *all = NULL;
   int64_t *dims = NULL;
   if (status != ONNXC_OK)
@@ -304,11 +361,9 @@ EXPORT onnxc_status onnxc_train_eval(const onnxc_tensor *inputs,
   /* The rest are state tensors, by name (each at most once: the names of
    * the evaluation's inputs are distinct). */
   for (int k = user, d = 0; k < n; ++k) {
-    const char *name = onnxc_rt_eval_name(0, k);
-    int i = 0;
-    while (i < g_count && strcmp(name, onnxc_input_name(g_first + i)))
-      ++i;
-    if (i == g_count) {
+    const char *name = onnxc_rt_function_name(ONNXC_RT_EVAL, 0, k);
+    int i = state_index(name);
+    if (i < 0) {
       status = fail(ONNXC_ERROR_INVALID_ARGUMENT,
                     "the evaluation function takes an input that is not "
                     "state: ",
@@ -318,7 +373,8 @@ EXPORT onnxc_status onnxc_train_eval(const onnxc_tensor *inputs,
     state_tensor(i, &all[k], dims + d);
     d += all[k].rank;
   }
-  status = onnxc_rt_run_eval(all, (size_t)n, outputs, num_outputs);
+  status = onnxc_rt_run_function(ONNXC_RT_EVAL, all, (size_t)n, outputs,
+                                 num_outputs);
   if (status != ONNXC_OK)
     fail(status, "", onnxc_last_error());
 done:

@@ -42,6 +42,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <algorithm>
+#include <memory>
 #include <thread>
 
 using namespace mlir;
@@ -286,6 +287,13 @@ llvm::cl::list<std::string>
                 llvm::cl::desc("Initializers not to train (comma-separated)"),
                 llvm::cl::CommaSeparated, llvm::cl::cat(trainCategory));
 
+llvm::cl::opt<bool> ignoreTrainingInfo(
+    "ignore-training-info",
+    llvm::cl::desc("A model with its own training algorithm "
+                   "(TrainingInfoProto) trains with it; this option trains "
+                   "it with --loss and --optimizer instead"),
+    llvm::cl::init(false), llvm::cl::cat(trainCategory));
+
 /// The process's peak resident set in KiB (VmHWM: the high-water mark of
 /// this program's own address space; getrusage's ru_maxrss would include
 /// the RSS of whatever process forked it, from before the exec).
@@ -445,6 +453,8 @@ int main(int argc, char **argv) {
   onnxc::ImportOptions options;
   options.onnxShapeInference = !noONNXShapeInference;
   options.markInitializers = train;
+  if (train && !ignoreTrainingInfo)
+    options.trainingGraph = onnxc::TrainingGraph::Algorithm;
   OwningOpRef<ModuleOp> module;
   {
     TimingScope importTimer = rootTimer.nest("import (protobuf -> onnx dialect)");
@@ -452,6 +462,23 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return 1;
+  // A model with its own training algorithm (TrainingInfoProto) trains
+  // with it; its initialization graph becomes a third function.
+  bool fromModel = train && (*module)->hasAttr("onnxc.update_binding");
+  bool hasInitialization =
+      fromModel && (*module)->hasAttr("onnxc.has_initialization");
+  (*module)->removeAttr("onnxc.has_initialization");
+  if (fromModel) {
+    for (llvm::cl::Option *o : std::initializer_list<llvm::cl::Option *>{
+             &trainLoss, &trainLossOutput, &trainOptimizer, &trainLearningRate,
+             &trainMomentum, &trainBeta1, &trainBeta2, &trainEpsilon,
+             &trainWeightDecay, std::addressof(trainFreeze)})
+      if (o->getNumOccurrences())
+        llvm::errs() << "onnxc: warning: --" << o->ArgStr
+                     << " is not used: the model trains with its own "
+                        "algorithm (TrainingInfoProto; "
+                        "--ignore-training-info uses the flags)\n";
+  }
 
   // The pipelines run on `target`: the model, or a training library's
   // evaluation function.
@@ -491,8 +518,34 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> evalModule;
   bool withEval = train && (emit == EmitStage::Lib || emit == EmitStage::Obj ||
                             emit == EmitStage::LLVMIR);
-  if (withEval)
-    evalModule = module->clone();
+  // The model imported again as `graph` (its inference graph, its
+  // initialization graph), shape inference run.
+  auto importAgain = [&](onnxc::TrainingGraph graph) {
+    onnxc::ImportOptions again = options;
+    again.trainingGraph = graph;
+    OwningOpRef<ModuleOp> m;
+    {
+      TimingScope importTimer = rootTimer.nest("import (again)");
+      m = onnxc::importONNXModelFile(&context, inputFile, again);
+    }
+    if (m &&
+        failed(runPipelineOn(*m, "shape inference", [&](OpPassManager &pm) {
+          pm.addNestedPass<func::FuncOp>(onnxc::createONNXShapeInference());
+        })))
+      m = nullptr;
+    return m;
+  };
+  if (withEval) {
+    // With the model's algorithm, the module holds more than the model.
+    evalModule = fromModel ? importAgain(onnxc::TrainingGraph::Inference)
+                           : module->clone();
+    if (!evalModule)
+      return 1;
+  }
+  OwningOpRef<ModuleOp> initModule;
+  if (withEval && hasInitialization &&
+      !(initModule = importAgain(onnxc::TrainingGraph::Initialization)))
+    return 1;
   if (train && failed(runPipeline("training step", [&](OpPassManager &pm) {
         onnxc::ONNXBuildTrainingStepOptions step;
         step.entry = options.entryName;
@@ -506,6 +559,7 @@ int main(int argc, char **argv) {
         step.epsilon = trainEpsilon;
         step.weightDecay = trainWeightDecay;
         step.freeze.assign(trainFreeze.begin(), trainFreeze.end());
+        step.fromModel = fromModel;
         pm.addPass(onnxc::createONNXBuildTrainingStep(step));
         pm.addNestedPass<func::FuncOp>(onnxc::createONNXShapeInference());
       })))
@@ -566,6 +620,31 @@ int main(int argc, char **argv) {
   } else {
     evalModule = nullptr;
   }
+  // The initialization graph sets state tensors (its outputs are named
+  // after them); one it would set that is not state is compiled into the
+  // step as a constant.
+  std::optional<onnxc::ModelSignature> initSignature;
+  if (initModule && *training) {
+    llvm::StringSet<> stateNames;
+    for (unsigned i = (*training)->firstInput; i < entry.getNumArguments(); ++i)
+      if (auto name = entry.getArgAttrOfType<StringAttr>(i, "onnx.name"))
+        stateNames.insert(name.getValue());
+    auto initEntry = initModule->lookupSymbol<func::FuncOp>(options.entryName);
+    FailureOr<onnxc::ModelSignature> sig =
+        initEntry ? onnxc::getModelSignature(initEntry)
+                  : FailureOr<onnxc::ModelSignature>(failure());
+    if (failed(sig))
+      return fail("the initialization graph has no signature");
+    for (const auto &output : sig->outputs)
+      if (!stateNames.contains(output.name))
+        return fail("TrainingInfoProto: initialization_binding sets '" +
+                    output.name +
+                    "', which update_binding does not update (the step "
+                    "holds it as a constant)");
+    initSignature = *sig;
+  } else {
+    initModule = nullptr;
+  }
   // The names now live in the signatures; LLVM has no use for them.
   auto prepareEntry = [&](ModuleOp m) {
     auto f = m.lookupSymbol<func::FuncOp>(options.entryName);
@@ -579,6 +658,8 @@ int main(int argc, char **argv) {
   prepareEntry(*module);
   if (evalModule)
     prepareEntry(*evalModule);
+  if (initModule)
+    prepareEntry(*initModule);
   auto toLinalg = [&](ModuleOp m) {
     return runPipelineOn(m, "onnx -> linalg", [](OpPassManager &pm) {
       onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks, !noGraphPasses);
@@ -667,6 +748,19 @@ int main(int argc, char **argv) {
       return fail("translation of the evaluation function to LLVM IR failed");
     if (failed(onnxc::linkSecondFunction(*llvmModule, std::move(evalLLVM),
                                          "eval", error)))
+      return fail(error);
+  }
+  if (initModule) {
+    if (failed(toLinalg(*initModule)) || failed(toLLVMDialect(*initModule)))
+      return 1;
+    TimingScope translateTimer =
+        rootTimer.nest("translation to LLVM IR (initialization graph)");
+    std::unique_ptr<llvm::Module> initLLVM = onnxc::translateToLLVMIR(
+        *initModule, llvmContext, options.entryName, *initSignature);
+    if (!initLLVM)
+      return fail("translation of the initialization graph to LLVM IR failed");
+    if (failed(onnxc::linkSecondFunction(*llvmModule, std::move(initLLVM),
+                                         "init", error)))
       return fail(error);
   }
   if (emit == EmitStage::LLVMIR) {

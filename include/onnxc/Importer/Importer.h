@@ -11,6 +11,20 @@
 
 namespace mlir::onnxc {
 
+/// Which graph of a model with a TrainingInfoProto to import.
+enum class TrainingGraph {
+  /// The inference graph (ModelProto.graph) alone.
+  Inference,
+  /// The inference graph combined with the training algorithm: its outputs
+  /// are the algorithm's (then the model outputs update_binding names); the
+  /// module gets `onnxc.update_binding` ([[initializer, output], ...]). A
+  /// model without an algorithm imports as Inference.
+  Algorithm,
+  /// The initialization graph: no inputs, one output per
+  /// initialization_binding entry, named after the initializer it sets.
+  Initialization,
+};
+
 struct ImportOptions {
   /// Run ONNX's graph-level shape inference before import, to give every
   /// value the most precise type ONNX can derive.
@@ -26,6 +40,10 @@ struct ImportOptions {
   /// Give each initializer's onnx.Constant an `onnx.initializer` attribute
   /// with its name (what onnx-build-training-step trains).
   bool markInitializers = false;
+  /// The graph to import of a model with a TrainingInfoProto; with
+  /// Algorithm or Initialization a model that has an initialization graph
+  /// gets the module attribute `onnxc.has_initialization`.
+  TrainingGraph trainingGraph = TrainingGraph::Inference;
   /// Name of the function the main graph becomes.
   std::string entryName = "main_graph";
 };

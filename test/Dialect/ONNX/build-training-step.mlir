@@ -62,3 +62,4 @@ func.func @main_graph(%x: tensor<4x3xf32> {onnx.name = "x"}) -> (tensor<4x2xf32>
   %d = "onnx.Dropout"(%h, %r) {operandSegmentSizes = array<i32: 1, 1, 0>, resultSegmentSizes = array<i32: 1, 0>} : (tensor<4x2xf32>, tensor<f32>) -> tensor<4x2xf32>
   return %d : tensor<4x2xf32>
 }
+

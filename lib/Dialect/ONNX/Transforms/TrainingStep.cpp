@@ -53,8 +53,120 @@ struct ONNXBuildTrainingStepPass
                          << "'";
       return signalPassFailure();
     }
-    if (failed(build(module, f)))
+    if (failed(fromModel ? buildFromBinding(module, f) : build(module, f)))
       signalPassFailure();
+  }
+
+  /// Ends `f` with the step's results: the loss, then each state tensor's
+  /// next value (in argument order), and records the initial state.
+  void finish(ModuleOp module, func::FuncOp f, func::ReturnOp ret, Value loss,
+              unsigned firstState, SmallVector<StateTensor> all) {
+    OpBuilder b(ret);
+    llvm::sort(all, [](const StateTensor &a, const StateTensor &b) {
+      return a.arg.getArgNumber() < b.arg.getArgNumber();
+    });
+    SmallVector<Value> results{loss};
+    SmallVector<Attribute> initial;
+    SmallVector<DictionaryAttr> resultAttrs{b.getDictionaryAttr(
+        b.getNamedAttr("onnx.name", b.getStringAttr("loss")))};
+    for (StateTensor &s : all) {
+      results.push_back(s.next);
+      initial.push_back(s.initial);
+      resultAttrs.push_back(f.getArgAttrDict(s.arg.getArgNumber()));
+    }
+    func::ReturnOp::create(b, ret.getLoc(), results);
+    ret.erase();
+    f.setType(FunctionType::get(f.getContext(), f.getArgumentTypes(),
+                                TypeRange(ValueRange(results))));
+    f.setAllResultAttrs(resultAttrs);
+    module->setAttr("onnxc.train_state", b.getArrayAttr(initial));
+    module->setAttr("onnxc.train_first_state", b.getI64IntegerAttr(firstState));
+  }
+
+  /// The step of a model's own training algorithm (`onnxc.update_binding`).
+  LogicalResult buildFromBinding(ModuleOp module, func::FuncOp f) {
+    auto binding = module->getAttrOfType<ArrayAttr>("onnxc.update_binding");
+    if (!binding)
+      return f.emitError() << "from-model: the module has no "
+                              "onnxc.update_binding (the model has no "
+                              "training algorithm)";
+    Block &block = f.front();
+    auto ret = cast<func::ReturnOp>(block.getTerminator());
+    llvm::StringMap<ONNXConstantOp> initializers;
+    for (auto cst : block.getOps<ONNXConstantOp>())
+      if (auto name = cst->getAttrOfType<StringAttr>("onnx.initializer"))
+        initializers[name.getValue()] = cst;
+    llvm::StringMap<unsigned> resultIndex;
+    for (unsigned i = 0; i < f.getNumResults(); ++i)
+      if (auto name = f.getResultAttrOfType<StringAttr>(i, "onnx.name"))
+        resultIndex.try_emplace(name.getValue(), i);
+    unsigned firstState = f.getNumArguments();
+    SmallVector<StateTensor> state;
+    llvm::StringSet<> bound;
+    for (Attribute entry : binding) {
+      auto pair = dyn_cast<ArrayAttr>(entry);
+      auto key = pair && pair.size() == 2 ? dyn_cast<StringAttr>(pair[0])
+                                          : StringAttr();
+      auto value = pair && pair.size() == 2 ? dyn_cast<StringAttr>(pair[1])
+                                            : StringAttr();
+      if (!key || !value)
+        return f.emitError() << "onnxc.update_binding holds " << entry
+                             << ", not a pair of names";
+      ONNXConstantOp cst = initializers.lookup(key.getValue());
+      auto initial = cst ? dyn_cast_or_null<ElementsAttr>(cst.getValueAttr())
+                         : ElementsAttr();
+      if (!initial)
+        return f.emitError() << "update_binding: '" << key.getValue()
+                             << "' is not an initializer with a value";
+      auto it = resultIndex.find(value.getValue());
+      if (it == resultIndex.end())
+        return f.emitError() << "update_binding: '" << value.getValue()
+                             << "' is not an output";
+      Value next = ret.getOperand(it->second);
+      Type type = cst.getType();
+      auto nextType = dyn_cast<ShapedType>(next.getType());
+      if (!nextType ||
+          getElementTypeOrSelf(nextType) != getElementTypeOrSelf(type) ||
+          (nextType.hasRank() &&
+           failed(verifyCompatibleShape(nextType, cast<ShapedType>(type)))))
+        return f.emitError()
+               << "update_binding: '" << value.getValue() << "' ("
+               << next.getType() << ") cannot be the next value of '"
+               << key.getValue() << "' (" << type << ")";
+      BlockArgument arg = addArgument(f, type, key.getValue());
+      cst.getResult().replaceAllUsesWith(arg);
+      cst->erase();
+      initializers.erase(key.getValue());
+      bound.insert(value.getValue());
+      state.push_back({arg, initial, next});
+    }
+    for (auto &entry : initializers)
+      entry.second->removeAttr("onnx.initializer");
+    module->removeAttr("onnxc.update_binding");
+
+    // The loss: the first result no binding names.
+    OpBuilder b(ret);
+    GradientEmitter e(b, f.getLoc());
+    Value loss;
+    for (unsigned i = 0; i < f.getNumResults() && !loss; ++i) {
+      auto name = f.getResultAttrOfType<StringAttr>(i, "onnx.name");
+      if (name && bound.contains(name.getValue()))
+        continue;
+      Value v = ret.getOperand(i);
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type || !isa<FloatType>(type.getElementType()))
+        return f.emitError() << "the algorithm's output '"
+                             << (name ? name.getValue() : StringRef("?"))
+                             << "', reported as the loss, is not a float "
+                                "tensor of known rank";
+      loss = type.getRank() == 0
+                 ? v
+                 : e.make("ReduceMean", {v}, {{"keepdims", e.i64Attr(0)}});
+    }
+    if (!loss)
+      loss = e.filled({}, b.getF32Type(), 0.0);
+    finish(module, f, ret, loss, firstState, std::move(state));
+    return success();
   }
 
   BlockArgument addArgument(func::FuncOp f, Type type, StringRef name) {
@@ -292,25 +404,7 @@ struct ONNXBuildTrainingStepPass
     // loss, then the state in argument order.
     SmallVector<StateTensor> all(params);
     all.append(state.begin(), state.end());
-    llvm::sort(all, [](const StateTensor &a, const StateTensor &b) {
-      return a.arg.getArgNumber() < b.arg.getArgNumber();
-    });
-    SmallVector<Value> results{*lossValue};
-    SmallVector<Attribute> initial;
-    SmallVector<DictionaryAttr> resultAttrs{b.getDictionaryAttr(
-        b.getNamedAttr("onnx.name", b.getStringAttr("loss")))};
-    for (StateTensor &s : all) {
-      results.push_back(s.next);
-      initial.push_back(s.initial);
-      resultAttrs.push_back(f.getArgAttrDict(s.arg.getArgNumber()));
-    }
-    func::ReturnOp::create(b, ret.getLoc(), results);
-    ret.erase();
-    f.setType(FunctionType::get(f.getContext(), f.getArgumentTypes(),
-                                TypeRange(ValueRange(results))));
-    f.setAllResultAttrs(resultAttrs);
-    module->setAttr("onnxc.train_state", b.getArrayAttr(initial));
-    module->setAttr("onnxc.train_first_state", b.getI64IntegerAttr(firstState));
+    finish(module, f, ret, *lossValue, firstState, std::move(all));
     return success();
   }
 

@@ -82,6 +82,16 @@ def ONNXBuildTrainingStep : Pass<"onnx-build-training-step", "ModuleOp"> {
     initializers, zeros) and `onnxc.train_first_state` (the index of the
     first state argument), which the code generator embeds for the
     runtime's onnxc_train_* API.
+
+    With `from-model`, the function is a model's inference graph combined
+    with its own training algorithm (the importer's TrainingGraph::Algorithm,
+    which sets the module attribute `onnxc.update_binding`, pairs of an
+    initializer and the output that is its next value): the bound
+    initializers are the state, in binding order, and the step computes
+    what the algorithm computes; nothing else changes (no loss, optimizer,
+    training modes or Dropout masks are added). The loss the step reports
+    is the first result that no binding names (its mean if not a scalar,
+    0 if there is none); the other results are dropped.
   }];
   let options = [
     Option<"entry", "entry", "std::string", /*default=*/"\"main_graph\"",
@@ -106,6 +116,9 @@ def ONNXBuildTrainingStep : Pass<"onnx-build-training-step", "ModuleOp"> {
            "L2 penalty coefficient (added to the gradient)">,
     ListOption<"freeze", "freeze", "std::string",
                "Initializers that are not trained">,
+    Option<"fromModel", "from-model", "bool", /*default=*/"false",
+           "Use the model's own training algorithm (TrainingInfoProto) "
+           "instead of a loss and an optimizer">,
   ];
   let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
 }
