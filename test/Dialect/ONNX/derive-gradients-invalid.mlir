@@ -31,3 +31,16 @@ func.func @no_named_values(%x: tensor<4xf32>) -> tensor<4xf32> {
   %g = "onnx.preview.training.Gradient"(%x) {xs = ["x"], y = "y"} : (tensor<4xf32>) -> tensor<4xf32>
   return %g : tensor<4xf32>
 }
+
+// -----
+
+// tf_crop_and_resize fills with the extrapolation value outside the crop:
+// not linear in the input.
+func.func @resize_crop(%x: tensor<1x1x2x4xf32>, %roi: tensor<8xf32>) -> tensor<1x1x2x4xf32> {
+  %s = "onnx.Constant"() {value = dense<[1.0, 1.0, 1.0, 2.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  // expected-error @+1 {{cannot derive a gradient through onnx.Resize: tf_crop_and_resize (its extrapolation value is not linear in the input) is not differentiated}}
+  %y = "onnx.Resize"(%x, %roi, %s) {mode = "linear", coordinate_transformation_mode = "tf_crop_and_resize", operandSegmentSizes = array<i32: 1, 1, 1, 0>} : (tensor<1x1x2x4xf32>, tensor<8xf32>, tensor<4xf32>) -> tensor<1x1x2x8xf32>
+  // expected-error @+1 {{cannot derive Gradient of 'y'}}
+  %g = "onnx.preview.training.Gradient"(%x, %x, %y) {xs = ["x"], y = "y"} : (tensor<1x1x2x4xf32>, tensor<1x1x2x4xf32>, tensor<1x1x2x8xf32>) -> tensor<1x1x2x4xf32>
+  return %g : tensor<1x1x2x4xf32>
+}

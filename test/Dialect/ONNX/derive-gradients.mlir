@@ -135,3 +135,46 @@ func.func @other_point(%a: tensor<f32>, %a1: tensor<f32>) -> tensor<f32> {
   %g = "onnx.preview.training.Gradient"(%a1, %a, %y) {xs = ["a"], y = "y"} : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<f32>
   return %g : tensor<f32>
 }
+
+// -----
+
+// Resize in linear mode, only dim 3 resized (4 -> 8): the gradient is
+// dY times the transposed response R (4 x 8) of the same Resize to a 4 x 4
+// identity with the scale of dim 3 on its last dim, dim 3 moved last and
+// back (here it is last already).
+// CHECK-LABEL: func.func @resize_linear
+// CHECK-SAME: (%[[X:.*]]: tensor<1x1x2x4xf32>)
+// CHECK: %[[G:.*]] = "onnx.Constant"() <{value = dense<1.000000e+00> : tensor<1x1x2x8xf32>}>
+// CHECK: %[[EYE:.*]] = "onnx.Constant"() <{value = dense<{{\[}}[1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00
+// CHECK: %[[S:.*]] = "onnx.Constant"() <{value = dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>}>
+// CHECK: %[[R:.*]] = "onnx.Resize"(%[[EYE]], %[[S]]) <{{{.*}}mode = "linear"{{.*}}}> {{.*}} -> tensor<4x8xf32>
+// CHECK: %[[RT:.*]] = "onnx.Transpose"(%[[R]]) <{perm = [1, 0]}>
+// CHECK: %[[GX:.*]] = "onnx.MatMul"(%[[G]], %[[RT]]) {{.*}} -> tensor<1x1x2x4xf32>
+// CHECK: return %[[GX]]
+func.func @resize_linear(%x: tensor<1x1x2x4xf32>) -> tensor<1x1x2x4xf32> {
+  %s = "onnx.Constant"() {value = dense<[1.0, 1.0, 1.0, 2.0]> : tensor<4xf32>} : () -> tensor<4xf32>
+  %y = "onnx.Resize"(%x, %s) {mode = "linear", operandSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<1x1x2x4xf32>, tensor<4xf32>) -> tensor<1x1x2x8xf32>
+  %g = "onnx.preview.training.Gradient"(%x, %x, %y) {xs = ["x"], y = "y"} : (tensor<1x1x2x4xf32>, tensor<1x1x2x4xf32>, tensor<1x1x2x8xf32>) -> tensor<1x1x2x4xf32>
+  return %g : tensor<1x1x2x4xf32>
+}
+
+// -----
+
+// Slice with a step of 2: the same Slice of the elements' flat indices
+// says where each result element came from; its gradient is scattered
+// (added) there.
+// CHECK-LABEL: func.func @slice_steps
+// CHECK-SAME: (%[[X:.*]]: tensor<6xf32>)
+// CHECK: %[[R:.*]] = "onnx.Range"
+// CHECK: %[[IDX:.*]] = "onnx.Reshape"(%[[R]]
+// CHECK: %[[PICK:.*]] = "onnx.Slice"(%[[IDX]], {{.*}} : (tensor<6xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xi64>
+// CHECK: "onnx.ScatterElements"({{.*}}) <{axis = 0 : i64, reduction = "add"}>
+func.func @slice_steps(%x: tensor<6xf32>) -> tensor<6xf32> {
+  %st = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %en = "onnx.Constant"() {value = dense<6> : tensor<1xi64>} : () -> tensor<1xi64>
+  %ax = "onnx.Constant"() {value = dense<0> : tensor<1xi64>} : () -> tensor<1xi64>
+  %sp = "onnx.Constant"() {value = dense<2> : tensor<1xi64>} : () -> tensor<1xi64>
+  %y = "onnx.Slice"(%x, %st, %en, %ax, %sp) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>} : (tensor<6xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<3xf32>
+  %g = "onnx.preview.training.Gradient"(%x, %x, %y) {xs = ["x"], y = "y"} : (tensor<6xf32>, tensor<6xf32>, tensor<3xf32>) -> tensor<6xf32>
+  return %g : tensor<6xf32>
+}

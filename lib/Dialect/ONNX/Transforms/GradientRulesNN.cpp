@@ -239,14 +239,46 @@ LogicalResult convTransposeGrad(GradientEmitter &e, Operation *op,
     why = "the shapes of X and Y must be static but for the batch, W's static";
     return failure();
   }
-  if (conv.getAutoPad() != "NOTSET" || conv.getOutputShape()) {
-    why = "auto_pad or output_shape (give explicit pads)";
-    return failure();
-  }
   int64_t r = xType.getRank(), group = conv.getGroup();
+  std::optional<ArrayAttr> pads = conv.getPads();
+  StringRef autoPad = conv.getAutoPad();
+  if (autoPad == "VALID") {
+    pads = std::nullopt;
+  } else if (autoPad != "NOTSET" || conv.getOutputShape()) {
+    // The pads that give Y's size (ONNX's equations for output_shape and
+    // SAME_*): total = s (X - 1) + output_padding + (k - 1) d + 1 - Y,
+    // the smaller half first for SAME_UPPER, last otherwise.
+    if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" &&
+        autoPad != "SAME_LOWER") {
+      why = "auto_pad " + autoPad.str();
+      return failure();
+    }
+    int64_t n = r - 2;
+    SmallVector<int64_t> kernel =
+        conv.getKernelShape()
+            ? intsOr(conv.getKernelShape(), n, 1)
+            : SmallVector<int64_t>(wType.getShape().drop_front(2));
+    SmallVector<int64_t> strides = intsOr(conv.getStrides(), n, 1),
+                         dilations = intsOr(conv.getDilations(), n, 1),
+                         outPad = intsOr(conv.getOutputPadding(), n, 0);
+    if (int64_t(kernel.size()) != n || int64_t(strides.size()) != n ||
+        int64_t(dilations.size()) != n || int64_t(outPad.size()) != n) {
+      why = "its window attributes do not match the input's rank";
+      return failure();
+    }
+    SmallVector<int64_t> explicitPads(2 * n);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t total = strides[i] * (xType.getDimSize(i + 2) - 1) + outPad[i] +
+                      (kernel[i] - 1) * dilations[i] + 1 -
+                      yType.getDimSize(i + 2);
+      explicitPads[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      explicitPads[i + n] = total - explicitPads[i];
+    }
+    pads = e.b.getI64ArrayAttr(explicitPads);
+  }
   FailureOr<Window> win = windowOf(
       "NOTSET", conv.getKernelShape(), conv.getStrides(), conv.getDilations(),
-      conv.getPads(), xType, yType, wType.getShape().drop_front(2), why);
+      pads, xType, yType, wType.getShape().drop_front(2), why);
   if (failed(win))
     return failure();
   // X = the adjoint: dX is the convolution of dY by W with the same window.

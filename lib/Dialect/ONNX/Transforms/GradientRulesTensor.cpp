@@ -198,6 +198,27 @@ LogicalResult splitGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
   return success();
 }
 
+/// The gradient of an op that picks elements of `x` (each result element is
+/// one element of x, maybe picked more than once): `pick` applies the same
+/// op to an int64 tensor of x's shape holding each element's flat index,
+/// and each result element's gradient `g` is summed into the element it
+/// came from.
+Value gradientOfPick(GradientEmitter &e, Value x, Value g,
+                     function_ref<Value(Value indices)> pick) {
+  Type i64 = e.b.getI64Type();
+  Value flat =
+      e.make("Range", {e.intScalar(i64, 0), e.make("Size", {x}, {}, i64),
+                       e.intScalar(i64, 1)});
+  Value source = pick(e.make("Reshape", {flat, e.shapeOf(x)}));
+  Value sum =
+      e.make("ScatterElements",
+             {e.make("Reshape", {e.filledLike(x, 0.0), e.i64s({-1})}),
+              e.make("Reshape", {source, e.i64s({-1})}),
+              e.make("Reshape", {g, e.i64s({-1})})},
+             {{"axis", e.i64Attr(0)}, {"reduction", e.b.getStringAttr("add")}});
+  return e.reshapeLike(sum, x);
+}
+
 LogicalResult sliceGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
                         Grads grads, std::string &why) {
   auto slice = cast<ONNXSliceOp>(op);
@@ -208,10 +229,23 @@ LogicalResult sliceGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
       slice.getAxes() ? constantInts(slice.getAxes()) : std::nullopt;
   std::optional<SmallVector<int64_t>> steps =
       slice.getSteps() ? constantInts(slice.getSteps()) : std::nullopt;
+  bool unitSteps =
+      !slice.getSteps() ||
+      (steps && llvm::all_of(*steps, [](int64_t s) { return s == 1; }));
   if (!type || !type.hasStaticShape() || !starts || !ends ||
-      (slice.getAxes() && !axes) || (slice.getSteps() && !steps)) {
-    why = "the data's shape or the starts/ends/axes/steps are not constant";
-    return failure();
+      (slice.getAxes() && !axes) || !unitSteps) {
+    // Any slice (steps, dynamic shapes, starts from values): the same
+    // Slice of the elements' indices says where each element came from.
+    if (!type) {
+      why = "the data's rank is unknown";
+      return failure();
+    }
+    grads[0] = gradientOfPick(e, slice.getData(), rg[0], [&](Value indices) {
+      SmallVector<Value> operands(op->getOperands());
+      operands[0] = indices;
+      return e.make("Slice", operands, {}, e.b.getI64Type());
+    });
+    return success();
   }
   int64_t r = type.getRank();
   if (!axes)
@@ -221,11 +255,6 @@ LogicalResult sliceGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
   SmallVector<int64_t> pads(2 * r, 0);
   for (size_t i = 0; i < axes->size(); ++i) {
     int64_t axis = (*axes)[i] < 0 ? (*axes)[i] + r : (*axes)[i];
-    int64_t step = steps ? (*steps)[i] : 1;
-    if (step != 1) {
-      why = "a step other than 1";
-      return failure();
-    }
     int64_t dim = type.getDimSize(axis);
     auto clampIndex = [&](int64_t v) {
       if (v < 0)
@@ -343,39 +372,130 @@ LogicalResult gatherGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
 /// Resize in nearest mode: each output element is one input element, found
 /// by resizing the input's flat indices the same way; the gradient is
 /// added back at those indices.
+/// Resize in linear or cubic mode is separable and linear in x: along each
+/// resized axis (length n -> m) y = x R with R (n x m) the response of the
+/// same Resize to each unit vector, so the gradient is g R^T per axis. R
+/// is what Resize computes on an n x n identity with this axis's scale (or
+/// size) on its last dim: the forward's own arithmetic, weights only.
+LogicalResult interpolationGrad(GradientEmitter &e, ONNXResizeOp resize,
+                                Value g, Grads grads, std::string &why) {
+  Value x = resize.getX();
+  auto xType = dyn_cast<RankedTensorType>(x.getType());
+  auto yType = dyn_cast<RankedTensorType>(resize.getY().getType());
+  if (!xType || !yType) {
+    why = "the ranks are unknown";
+    return failure();
+  }
+  int64_t r = xType.getRank();
+  // The scale (or size) of each axis.
+  SmallVector<int64_t> axes;
+  if (ArrayAttr list = resize.getAxesAttr()) {
+    for (Attribute a : list) {
+      int64_t v = cast<IntegerAttr>(a).getInt();
+      axes.push_back(v < 0 ? v + r : v);
+    }
+  } else {
+    axes = llvm::to_vector(llvm::seq<int64_t>(0, r));
+  }
+  SmallVector<double> scales(r, 1.0);
+  bool byScales = false;
+  DenseFPElementsAttr scaleAttr;
+  if (resize.getScales() &&
+      matchPattern(resize.getScales(), m_Constant(&scaleAttr)) &&
+      scaleAttr.getNumElements() > 0) {
+    if (scaleAttr.getNumElements() != int64_t(axes.size())) {
+      why = "the scales do not match the axes";
+      return failure();
+    }
+    byScales = true;
+    for (auto [axis, v] : llvm::zip(axes, scaleAttr.getValues<APFloat>()))
+      scales[axis] = v.convertToDouble();
+  } else if (!resize.getSizes()) {
+    why = "the scales are not a constant";
+    return failure();
+  } else if (resize.getKeepAspectRatioPolicy() != "stretch") {
+    why = "sizes with keep_aspect_ratio_policy other than stretch";
+    return failure();
+  }
+  SmallVector<std::pair<StringRef, Attribute>> attrs;
+  for (NamedAttribute a : resize->getAttrs())
+    if (a.getName() != "operandSegmentSizes" && a.getName() != "axes" &&
+        a.getName() != "keep_aspect_ratio_policy")
+      attrs.push_back({a.getName().getValue(), a.getValue()});
+  Type element = xType.getElementType();
+  Value grad = g;
+  for (int64_t axis = 0; axis < r; ++axis) {
+    int64_t n = xType.getDimSize(axis), m = yType.getDimSize(axis);
+    bool resized = byScales ? scales[axis] != 1.0 : n != m;
+    if (!resized)
+      continue;
+    if (ShapedType::isDynamic(n) || ShapedType::isDynamic(m)) {
+      why = "a resized dim is dynamic";
+      return failure();
+    }
+    Attribute one = e.b.getFloatAttr(element, 1.0),
+              zero = e.b.getFloatAttr(element, 0.0);
+    SmallVector<Attribute> eye;
+    for (int64_t i = 0; i < n * n; ++i)
+      eye.push_back(i % (n + 1) == 0 ? one : zero);
+    Value identity =
+        e.create("Constant", {},
+                 {{"value", DenseElementsAttr::get(
+                                RankedTensorType::get({n, n}, element), eye)}},
+                 1, element)
+            ->getResult(0);
+    Value response;
+    if (byScales) {
+      auto f32 = RankedTensorType::get({2}, e.b.getF32Type());
+      Value s =
+          e.create("Constant", {},
+                   {{"value",
+                     DenseElementsAttr::get(
+                         f32, ArrayRef<float>{1.0f, float(scales[axis])})}},
+                   1, e.b.getF32Type())
+              ->getResult(0);
+      response = e.make("Resize", {identity, Value(), s, Value()}, attrs);
+    } else {
+      response =
+          e.make("Resize", {identity, Value(), Value(), e.i64s({n, m})}, attrs);
+    }
+    // grad (.., m at axis, ..) -> axis last, times R^T (m x n), back.
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, r));
+    std::swap(perm[axis], perm[r - 1]);
+    Value moved = axis == r - 1 ? grad : e.transpose(grad, perm);
+    Value product = e.make("MatMul", {moved, e.transpose(response, {1, 0})});
+    grad = axis == r - 1 ? product : e.transpose(product, perm);
+  }
+  grads[0] = e.reshapeLike(grad, x);
+  return success();
+}
+
 LogicalResult resizeGrad(GradientEmitter &e, Operation *op, ArrayRef<Value> rg,
                          Grads grads, std::string &why) {
   auto resize = cast<ONNXResizeOp>(op);
   Value x = resize.getX();
-  if (resize.getMode() != "nearest" ||
-      resize.getCoordinateTransformationMode() == "tf_crop_and_resize") {
-    why = "only nearest mode (not tf_crop_and_resize) is differentiated";
+  if (resize.getCoordinateTransformationMode() == "tf_crop_and_resize") {
+    why = "tf_crop_and_resize (its extrapolation value is not linear in the "
+          "input) is not differentiated";
     return failure();
   }
+  if (resize.getMode() != "nearest")
+    return interpolationGrad(e, resize, rg[0], grads, why);
   if (!isa<RankedTensorType>(x.getType()) ||
       !isa<RankedTensorType>(resize.getY().getType())) {
     why = "the ranks are unknown";
     return failure();
   }
-  Type i64 = e.b.getI64Type();
-  Value flat =
-      e.make("Range", {e.intScalar(i64, 0), e.make("Size", {x}, {}, i64),
-                       e.intScalar(i64, 1)});
-  Value indices = e.make("Reshape", {flat, e.shapeOf(x)});
-  SmallVector<Value> operands{indices, resize.getRoi(), resize.getScales(),
-                              resize.getSizes()};
-  SmallVector<std::pair<StringRef, Attribute>> attrs;
-  for (NamedAttribute a : op->getAttrs())
-    if (a.getName() != "operandSegmentSizes")
-      attrs.push_back({a.getName().getValue(), a.getValue()});
-  Value source = e.make("Resize", operands, attrs, i64);
-  Value sum =
-      e.make("ScatterElements",
-             {e.make("Reshape", {e.filledLike(x, 0.0), e.i64s({-1})}),
-              e.make("Reshape", {source, e.i64s({-1})}),
-              e.make("Reshape", {rg[0], e.i64s({-1})})},
-             {{"axis", e.i64Attr(0)}, {"reduction", e.b.getStringAttr("add")}});
-  grads[0] = e.reshapeLike(sum, x);
+  // Each element comes from one element of x: Resize of the indices.
+  grads[0] = gradientOfPick(e, x, rg[0], [&](Value indices) {
+    SmallVector<Value> operands{indices, resize.getRoi(), resize.getScales(),
+                                resize.getSizes()};
+    SmallVector<std::pair<StringRef, Attribute>> attrs;
+    for (NamedAttribute a : op->getAttrs())
+      if (a.getName() != "operandSegmentSizes")
+        attrs.push_back({a.getName().getValue(), a.getValue()});
+    return e.make("Resize", operands, attrs, e.b.getI64Type());
+  });
   return success();
 }
 
