@@ -95,6 +95,9 @@ def cases():
         shape = (2, 5)
         x = gen(*shape) if gen is s else gen(shape)
         c.append(Case(op, [N(op, ["x"], **attrs)], {"x": x}))
+    for approximate in ["none", "tanh"]:
+        c.append(Case("Gelu_" + approximate, [N("Gelu", ["x"], approximate=approximate)], {"x": s(2, 5)},
+                      opset=20, y_shape=(2, 5)))
     c.append(Case("Clip", [N("Clip", ["x", "lo", "hi"])], {"x": away_from_zero((3, 4), 0.0, 2.0) + 0.05},
                   consts={"lo": np.array(-0.5), "hi": np.array(0.7)}))
     c.append(Case("PRelu", [N("PRelu", ["x", "slope"])], {"x": away_from_zero((2, 3, 2)), "slope": s(3, 1)}))
