@@ -737,32 +737,33 @@ int main(int argc, char **argv) {
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
   std::string error;
-  if (evalModule) {
-    if (failed(toLinalg(*evalModule)) || failed(toLLVMDialect(*evalModule)))
-      return 1;
+  // A training library's other functions: lowered like the model and
+  // linked into its module under onnxc_<prefix>_*.
+  auto linkFunction = [&](ModuleOp m, const onnxc::ModelSignature &sig,
+                          StringRef prefix, StringRef what) -> LogicalResult {
+    if (failed(toLinalg(m)) || failed(toLLVMDialect(m)))
+      return failure();
     TimingScope translateTimer =
-        rootTimer.nest("translation to LLVM IR (evaluation function)");
-    std::unique_ptr<llvm::Module> evalLLVM = onnxc::translateToLLVMIR(
-        *evalModule, llvmContext, options.entryName, *evalSignature);
-    if (!evalLLVM)
-      return fail("translation of the evaluation function to LLVM IR failed");
-    if (failed(onnxc::linkSecondFunction(*llvmModule, std::move(evalLLVM),
-                                         "eval", error)))
-      return fail(error);
-  }
-  if (initModule) {
-    if (failed(toLinalg(*initModule)) || failed(toLLVMDialect(*initModule)))
-      return 1;
-    TimingScope translateTimer =
-        rootTimer.nest("translation to LLVM IR (initialization graph)");
-    std::unique_ptr<llvm::Module> initLLVM = onnxc::translateToLLVMIR(
-        *initModule, llvmContext, options.entryName, *initSignature);
-    if (!initLLVM)
-      return fail("translation of the initialization graph to LLVM IR failed");
-    if (failed(onnxc::linkSecondFunction(*llvmModule, std::move(initLLVM),
-                                         "init", error)))
-      return fail(error);
-  }
+        rootTimer.nest(("translation to LLVM IR (" + what + ")").str());
+    std::unique_ptr<llvm::Module> function =
+        onnxc::translateToLLVMIR(m, llvmContext, options.entryName, sig);
+    if (!function) {
+      fail(("translation of the " + what + " to LLVM IR failed").str());
+      return failure();
+    }
+    if (failed(onnxc::linkSecondFunction(*llvmModule, std::move(function),
+                                         prefix, error))) {
+      fail(error);
+      return failure();
+    }
+    return success();
+  };
+  if (evalModule && failed(linkFunction(*evalModule, *evalSignature, "eval",
+                                        "evaluation function")))
+    return 1;
+  if (initModule && failed(linkFunction(*initModule, *initSignature, "init",
+                                        "initialization graph")))
+    return 1;
   if (emit == EmitStage::LLVMIR) {
     TimingScope optTimer = rootTimer.nest("LLVM optimisation");
     if (failed(onnxc::optimizeModule(*llvmModule, codegen, error)))

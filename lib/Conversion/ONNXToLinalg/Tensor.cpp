@@ -170,13 +170,25 @@ public:
         squeezed[a] = true;
       }
     } else {
-      for (int64_t i = 0; i < rank; ++i) {
-        if (inType.isDynamicDim(i))
-          return rewriter.notifyMatchFailure(op, "which dims are 1 unknown");
+      for (int64_t i = 0; i < rank; ++i)
         squeezed[i] = inType.getDimSize(i) == 1;
-      }
     }
     SmallVector<OpFoldResult> dims = getDims(rewriter, loc, in), sizes;
+    // Without axes, shape inference kept the dynamic dims (taken not to be
+    // 1): one that is 1 at run time would have gone, so it is an error.
+    if (!op.getAxes() || isa<NoneType>(op.getAxes().getType())) {
+      IndexMath m(rewriter, loc);
+      for (int64_t i = 0; i < rank; ++i)
+        if (inType.isDynamicDim(i)) {
+          Value dim = m.v(dims[i]);
+          emitRuntimeCheck(
+              rewriter, loc, op, m.cmp(Pred::eq, dim, m.c(1)),
+              "Squeeze without axes: dim " + Twine(i) +
+                  " of the input is 1 at run time, but the graph was "
+                  "compiled with it kept (a dynamic dim is taken not to be "
+                  "1); give the Squeeze its axes");
+        }
+    }
     for (int64_t i = 0; i < rank; ++i)
       if (!squeezed[i])
         sizes.push_back(dims[i]);

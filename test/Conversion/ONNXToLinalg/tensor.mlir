@@ -79,6 +79,23 @@ func.func @squeeze(%x: tensor<?x1x?xui8>) -> tensor<?x?xui8> {
 
 // -----
 
+// Without axes the dynamic dim was kept (taken not to be 1): a run-time
+// check fails when it is 1.
+func.func @squeeze_no_axes(%x: tensor<?x1x3xf32>) -> tensor<?x3xf32> {
+  %0 = "onnx.Squeeze"(%x) : (tensor<?x1x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+// CHECK-LABEL: func.func @squeeze_no_axes
+// CHECK-SAME: (%[[X:.+]]: tensor<?x1x3xf32>)
+// CHECK: %[[D:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x1x3xf32>
+// CHECK: %[[ONE:.+]] = arith.cmpi eq, %[[D]], %{{.+}} : index
+// CHECK: scf.if %[[ONE]] {
+// CHECK: call @onnxc_rt_fail
+// CHECK: %[[Y:.+]] = tensor.collapse_shape %[[X]] {{\[\[}}0], [1, 2]] : tensor<?x1x3xf32> into tensor<?x3xf32>
+// CHECK: return %[[Y]]
+
+// -----
+
 func.func @unsqueeze(%x: tensor<?x?xi1>) -> tensor<1x?x?x1xi1> {
   %a = "onnx.Constant"() <{value = dense<[0, -1]> : tensor<2xi64>}> : () -> tensor<2xi64>
   %0 = "onnx.Unsqueeze"(%x, %a) : (tensor<?x?xi1>, tensor<2xi64>) -> tensor<1x?x?x1xi1>

@@ -301,6 +301,17 @@ func.func @ranks_from_operand_lengths(%x: tensor<2x3xf32>, %s: tensor<3xi64>, %a
 
 // -----
 
+// Squeeze without axes removes the unit dims; a dynamic dim is taken not to
+// be 1 (the lowering checks it at run time).
+// CHECK-LABEL: func.func @squeeze_no_axes_dynamic
+// CHECK: "onnx.Squeeze"(%{{.*}}) : (tensor<?x1x3x1xf32>) -> tensor<?x3xf32>
+func.func @squeeze_no_axes_dynamic(%x: tensor<?x1x3x1xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Squeeze"(%x) : (tensor<?x1x3x1xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
 // GreaterOrEqual/LessOrEqual (function ops in libonnx 1.12, no inference
 // function of their own): Greater's rule, broadcast to bool.
 // CHECK-LABEL: func.func @or_equal_comparisons

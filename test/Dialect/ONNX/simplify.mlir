@@ -204,3 +204,42 @@ func.func @constant_if(%x: tensor<2xf32>) -> tensor<2xf32> {
   }) : (tensor<i1>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// An If whose branches yield a [1] and a scalar (AffineGrid's function
+// body) has no rank; its uses read it through broadcasting against a rank-1
+// operand and as CastLike's target, which leading unit dims do not change:
+// the scalar branch yields it unsqueezed to [1].
+// (The greedy driver hoists the axes constant out of the branch.)
+// CHECK-LABEL: func.func @if_branch_ranks
+// CHECK: %[[AXES:.+]] = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}>
+// CHECK: "onnx.If"
+// CHECK: onnx.Yield %arg1 : tensor<1xf32>
+// CHECK: %[[WIDE:.+]] = "onnx.Unsqueeze"(%arg2, %[[AXES]]) : (tensor<f32>, tensor<1xi64>) -> tensor<1xf32>
+// CHECK: onnx.Yield %[[WIDE]] : tensor<1xf32>
+func.func @if_branch_ranks(%c: tensor<i1>, %a: tensor<1xf32>, %s: tensor<f32>, %v: tensor<?xf32>, %i: tensor<?xi64>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %0 = "onnx.If"(%c) ({
+    onnx.Yield %a : tensor<1xf32>
+  }, {
+    onnx.Yield %s : tensor<f32>
+  }) : (tensor<i1>) -> tensor<*xf32>
+  %1 = "onnx.Mul"(%v, %0) : (tensor<?xf32>, tensor<*xf32>) -> tensor<?xf32>
+  %2 = "onnx.CastLike"(%i, %0) : (tensor<?xi64>, tensor<*xf32>) -> tensor<?xf32>
+  return %1, %2 : tensor<?xf32>, tensor<?xf32>
+}
+
+// -----
+
+// A use that sees the rank (Shape) keeps the If as it is.
+// CHECK-LABEL: func.func @if_branch_ranks_shape
+// CHECK-NOT: onnx.Unsqueeze
+func.func @if_branch_ranks_shape(%c: tensor<i1>, %a: tensor<1xf32>, %s: tensor<f32>) -> tensor<?xi64> {
+  %0 = "onnx.If"(%c) ({
+    onnx.Yield %a : tensor<1xf32>
+  }, {
+    onnx.Yield %s : tensor<f32>
+  }) : (tensor<i1>) -> tensor<*xf32>
+  %1 = "onnx.Shape"(%0) : (tensor<*xf32>) -> tensor<?xi64>
+  return %1 : tensor<?xi64>
+}

@@ -877,6 +877,16 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
       if (n && r && *n <= *r && *n > 0)
         rank = *r - *n;
       elem = getElementTypeOrSelf(squeeze.getData().getType());
+      // Without axes, the unit dims go; a dynamic dim is taken not to be 1
+      // (the lowering checks that at run time), as onnx-mlir does.
+      auto data = dyn_cast<RankedTensorType>(squeeze.getData().getType());
+      if (!squeeze.getAxes() && data && !isa<TensorType>(elem)) {
+        SmallVector<int64_t> shape;
+        for (int64_t d : data.getShape())
+          if (d != 1)
+            shape.push_back(d);
+        types[0] = RankedTensorType::get(shape, elem);
+      }
     } else if (auto unsqueeze = dyn_cast<ONNXUnsqueezeOp>(op)) {
       std::optional<int64_t> n = staticLength(unsqueeze.getAxes()),
                              r = rankOf(unsqueeze.getData());

@@ -474,20 +474,94 @@ struct InlineConstantIf : OpRewritePattern<ONNXIfOp> {
   }
 };
 
+/// An If whose branches yield tensors of different ranks (a scalar in one,
+/// a [1] in the other: ONNX functions such as AffineGrid's) has no ranked
+/// type. When every use reads the result only through numpy broadcasting
+/// against an operand of at least the larger rank, or only for its element
+/// type (CastLike's target), leading unit dims do not change what the uses
+/// compute: the lower-rank yields get them (Unsqueeze), and the If a rank.
+struct UnifyIfBranchRanks : OpRewritePattern<ONNXIfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  static bool usesIgnoreLeadingUnitDims(Value result, int64_t rank) {
+    for (OpOperand &use : result.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<ONNXCastLikeOp>(user) && use.getOperandNumber() == 1)
+        continue;
+      if (!isa<ONNXAddOp, ONNXSubOp, ONNXMulOp, ONNXDivOp, ONNXPowOp, ONNXMaxOp,
+               ONNXMinOp, ONNXSumOp, ONNXMeanOp, ONNXEqualOp, ONNXLessOp,
+               ONNXLessOrEqualOp, ONNXGreaterOp, ONNXGreaterOrEqualOp,
+               ONNXAndOp, ONNXOrOp, ONNXXorOp, ONNXWhereOp>(user))
+        return false;
+      bool wider = llvm::any_of(user->getOpOperands(), [&](OpOperand &o) {
+        auto t = dyn_cast<RankedTensorType>(o.get().getType());
+        return &o != &use && o.get() != result && t && t.getRank() >= rank;
+      });
+      if (!wider)
+        return false;
+    }
+    return true;
+  }
+
+  LogicalResult matchAndRewrite(ONNXIfOp op,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Operation *> yields;
+    for (Region &r : op->getRegions()) {
+      if (!r.hasOneBlock())
+        return failure();
+      yields.push_back(r.front().getTerminator());
+    }
+    bool changed = false;
+    for (unsigned i = 0; i < op->getNumResults(); ++i) {
+      Value result = op->getResult(i);
+      if (isa<RankedTensorType>(result.getType()))
+        continue;
+      int64_t maxRank = -1, minRank = INT64_MAX;
+      for (Operation *y : yields) {
+        auto t = dyn_cast<RankedTensorType>(y->getOperand(i).getType());
+        if (!t)
+          return failure();
+        maxRank = std::max(maxRank, t.getRank());
+        minRank = std::min(minRank, t.getRank());
+      }
+      if (minRank == maxRank || !usesIgnoreLeadingUnitDims(result, maxRank))
+        continue;
+      for (Operation *y : yields) {
+        Value v = y->getOperand(i);
+        auto t = cast<RankedTensorType>(v.getType());
+        int64_t extra = maxRank - t.getRank();
+        if (extra == 0)
+          continue;
+        rewriter.setInsertionPoint(y);
+        Value axesValue = createONNXShapeConstant(
+            rewriter, y->getLoc(),
+            llvm::to_vector(llvm::seq<int64_t>(0, extra)));
+        SmallVector<int64_t> shape(extra, 1);
+        shape.append(t.getShape().begin(), t.getShape().end());
+        Value wide = ONNXUnsqueezeOp::create(
+            rewriter, y->getLoc(),
+            RankedTensorType::get(shape, t.getElementType()), v, axesValue);
+        rewriter.modifyOpInPlace(y, [&] { y->setOperand(i, wide); });
+      }
+      changed = true;
+    }
+    return success(changed);
+  }
+};
+
 struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<RemoveIdentity, RemoveInferenceDropout,
-                 RemoveSameType<ONNXCastOp>, RemoveSameType<ONNXExpandOp>,
-                 SimplifyTranspose, SimplifyReshapeLike<ONNXReshapeOp>,
-                 SimplifyReshapeLike<ONNXFlattenOp>,
-                 SimplifyReshapeLike<ONNXSqueezeOp>,
-                 SimplifyReshapeLike<ONNXUnsqueezeOp>,
-                 FoldIntoConv<ONNXMulOp, true>, FoldIntoConv<ONNXAddOp, false>,
-                 FoldScaleIntoGemm, FoldBiasIntoGemm, DecomposeQLinearMatMul,
-                 FoldOptionalHasElement, FoldOptionalGetElement,
-                 InlineConstantIf>(ctx);
+    patterns.add<
+        RemoveIdentity, RemoveInferenceDropout, RemoveSameType<ONNXCastOp>,
+        RemoveSameType<ONNXExpandOp>, SimplifyTranspose,
+        SimplifyReshapeLike<ONNXReshapeOp>, SimplifyReshapeLike<ONNXFlattenOp>,
+        SimplifyReshapeLike<ONNXSqueezeOp>,
+        SimplifyReshapeLike<ONNXUnsqueezeOp>, FoldIntoConv<ONNXMulOp, true>,
+        FoldIntoConv<ONNXAddOp, false>, FoldScaleIntoGemm, FoldBiasIntoGemm,
+        DecomposeQLinearMatMul, FoldOptionalHasElement, FoldOptionalGetElement,
+        InlineConstantIf, UnifyIfBranchRanks>(ctx);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
