@@ -105,16 +105,12 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   bool wantsQK = wantsOutput(node, 3);
   bool causal = intAttr("is_causal", 0) != 0;
   bool masked = causal || nonpad || hasInput(node, 3);
-  // With nonpad_kv_seqlen the mask may be shorter than the keys; only a mask
-  // as long as them is covered.
-  if (nonpad && hasInput(node, 3)) {
+  // A mask shorter than the keys (the cache) is padded to their length
+  // with -inf (false), as the reference does; its rank must be known.
+  if (hasInput(node, 3)) {
     auto mask = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(3)));
-    auto key = cast<RankedTensorType>(typeOf(node.input(1)));
-    int64_t keyLen = key.getDimSize(rank == 4 ? 2 : 1);
-    if (!mask || mask.getRank() == 0 ||
-        mask.getDimSize(mask.getRank() - 1) != keyLen ||
-        ShapedType::isDynamic(keyLen)) {
-      reason = "has an attn_mask that may be shorter than the keys";
+    if (!mask || mask.getRank() == 0) {
+      reason = "has an attn_mask of unknown or zero rank";
       return failure();
     }
   }
@@ -143,6 +139,9 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   };
   auto qShape = staticShape(0, qHeads);
   auto kShape = staticShape(1, kvHeads);
+  auto seqLenOf = [](const auto &shape) {
+    return shape ? std::optional<int64_t>((*shape)[2]) : std::nullopt;
+  };
 
   onnx::FunctionBuilder b(body);
   b.Const1D("ax0", int64_t(0))
@@ -243,7 +242,31 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
       b.Add("mask_bias = Where(attn_mask, zeros, negs)");
     else
       b.Add("mask_bias = CastLike(attn_mask, Q)");
-    b.Add(("qk_m = Add(" + scores + ", mask_bias)").c_str());
+    // Padded to the keys' length with -inf where it is shorter: by a
+    // constant where both lengths are static, else computed at run time.
+    auto maskRanked = cast<RankedTensorType>(typeOf(node.input(3)));
+    int64_t maskLen = maskRanked.getDimSize(maskRanked.getRank() - 1);
+    std::optional<int64_t> keyLen = seqLenOf(kShape);
+    std::string bias = "mask_bias";
+    if (keyLen && !ShapedType::isDynamic(maskLen)) {
+      if (maskLen < *keyLen) {
+        b.Const("mask_pads", std::vector<int64_t>{0, *keyLen - maskLen})
+            .Const1D("ax_last", int64_t(-1))
+            .Add("mask_bias_p = Pad(mask_bias, mask_pads, negs, ax_last)");
+        bias = "mask_bias_p";
+      }
+    } else {
+      b.Const1D("ax_last", int64_t(-1))
+          .Const1D("zero_1", int64_t(0))
+          .Add(("mask_keys = Shape <start = 2, end = 3> (" + k + ")").c_str())
+          .Add("mask_len = Shape <start = -1> (mask_bias)")
+          .Add("mask_short = Sub(mask_keys, mask_len)")
+          .Add("mask_pad = Max(mask_short, zero_1)")
+          .Add("mask_pads = Concat <axis = 0> (zero_1, mask_pad)")
+          .Add("mask_bias_p = Pad(mask_bias, mask_pads, negs, ax_last)");
+      bias = "mask_bias_p";
+    }
+    b.Add(("qk_m = Add(" + scores + ", " + bias + ")").c_str());
     scores = "qk_m";
   }
   // `name` = 0, 1, ..., n - 1: a constant where n is static, else a Range
