@@ -192,6 +192,7 @@ struct ConvertONNXToLinalgPass
     populateTrainingPatterns(converter, patterns);
     populateDetectionPatterns(converter, patterns);
     populateTextPatterns(converter, patterns);
+    populateImagePatterns(converter, patterns);
     populateQuantizedConvPatterns(converter, patterns);
     populateDetPatterns(converter, patterns);
     populateLinearAttentionPatterns(converter, patterns);

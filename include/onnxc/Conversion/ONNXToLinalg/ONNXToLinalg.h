@@ -70,6 +70,9 @@ void populateSequenceOpsPatterns(const TypeConverter &converter,
 /// StringNormalizer (Strings.cpp).
 void populateStringPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
+/// ImageDecoder: onnxc_rt_image_decode (BMP, PNM, TIFF, PNG) (Images.cpp).
+void populateImagePatterns(const TypeConverter &converter,
+                           RewritePatternSet &patterns);
 /// A new private constant LLVM global of `type` holding `value` in the
 /// module of `anchor`, named `prefix` + the first free number; returns the
 /// name (Strings.cpp).

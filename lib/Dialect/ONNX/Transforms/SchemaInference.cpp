@@ -552,9 +552,11 @@ std::optional<SmallVector<Type>> inferShapeFromOperand(Operation *op) {
                               IntegerType::get(op->getContext(), 64))};
   }
   // ImageDecoder-20: (H, W, C) uint8, known only once decoded.
+  // The channels: 3 for RGB and BGR, 1 for Grayscale.
   if (auto dec = dyn_cast<ONNXImageDecoderOp>(op))
     return SmallVector<Type>{RankedTensorType::get(
-        {dyn, dyn, dyn}, getElementTypeOrSelf(dec.getEncodedStream().getType()))};
+        {dyn, dyn, dec.getPixelFormat() == "Grayscale" ? 1 : 3},
+        getElementTypeOrSelf(dec.getEncodedStream().getType()))};
   if (auto ag = dyn_cast<ONNXAffineGridOp>(op)) {
     auto theta = dyn_cast<RankedTensorType>(ag.getTheta().getType());
     auto size = dyn_cast<RankedTensorType>(ag.getSize().getType());
