@@ -1,4 +1,4 @@
-/*===- onnxc_images.c - ImageDecoder: BMP, PNM, TIFF and PNG --------------===*
+/*===- onnxc_images.c - ImageDecoder: BMP, PNM, TIFF, PNG, JPEG ---------===*
  *
  * onnxc_rt_image_decode decodes an encoded image (ImageDecoder-20's
  * encoded_stream) into an H x W x C uint8 tensor value: C = 3 for RGB or BGR,
@@ -6,10 +6,11 @@
  * gives. Formats: BMP (1, 4, 8 bits with a palette, 24 and 32 bits,
  * uncompressed, bottom-up or top-down), PNM (P2, P3, P5, P6 with a maxval up
  * to 255), TIFF (8-bit gray, RGB or RGBA, uncompressed or PackBits, in
- * strips) and PNG (every color type and bit depth, not interlaced; the
- * zlib stream inflated here). Alpha is dropped, as convert("RGB") does;
+ * strips), PNG (every color type and bit depth, not interlaced; the
+ * zlib stream inflated here) and baseline JPEG (libjpeg's default decode,
+ * bit for bit: see decode_jpeg). Alpha is dropped, as convert("RGB") does;
  * 16-bit samples keep their high byte, but 16-bit gray is clipped at 255
- * (PIL opens it as I;16). Anything else (JPEG, WebP, JPEG 2000,
+ * (PIL opens it as I;16). Anything else (progressive JPEG, WebP, JPEG 2000,
  * a truncated or inconsistent file) ends the run with a status naming the
  * node and the reason. All buffers are the run's (freed when it ends).
  *
@@ -20,25 +21,14 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef struct {
-  const uint8_t *p;
-  size_t n;
-  const char *node; /* "node 'x' (ImageDecoder)" for messages */
-} source;
+#include "onnxc_images.h"
 
-__attribute__((noreturn)) static void bad(const source *s, const char *why) {
+void onnxc_img_bad(const source *s, const char *why) {
   onnxc_rt_abort(ONNXC_ERROR_RUNTIME, "%s: cannot decode the image: %s",
                  s->node, why);
 }
 
-/* A decoded image: 1 (gray) or 3 (RGB) channels, row-major. */
-typedef struct {
-  int64_t h, w;
-  int channels;
-  uint8_t *px;
-} image;
-
-static uint8_t *new_pixels(const source *s, int64_t h, int64_t w, int c) {
+uint8_t *onnxc_img_pixels(const source *s, int64_t h, int64_t w, int c) {
   if (h <= 0 || w <= 0 || h > (1 << 20) || w > (1 << 20) ||
       h * w > ((int64_t)1 << 30) / c)
     bad(s, "the dimensions are out of range");
@@ -589,12 +579,13 @@ void *onnxc_rt_image_decode(int32_t format, const char *node, int64_t rank,
   else if (s.n >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8))
     im = decode_png(&s);
   else if (s.n >= 3 && p[0] == 0xFF && p[1] == 0xD8)
-    bad(&s, "JPEG is not supported yet (BMP, PNM, TIFF and PNG are)");
+    im = onnxc_img_decode_jpeg(&s);
   else if (s.n >= 12 && !memcmp(p, "RIFF", 4) && !memcmp(p + 8, "WEBP", 4))
-    bad(&s, "WebP is not supported (BMP, PNM, TIFF and PNG are)");
+    bad(&s, "WebP is not supported (BMP, PNM, TIFF, PNG and baseline JPEG "
+            "are)");
   else
-    bad(&s, "an unknown or unsupported image format (BMP, PNM, TIFF and PNG "
-            "are decoded)");
+    bad(&s, "an unknown or unsupported image format (BMP, PNM, TIFF, PNG and "
+            "baseline JPEG are decoded)");
   int c = format == 2 ? 1 : 3;
   size_t count = (size_t)(im.h * im.w);
   uint8_t *out = onnxc_rt_alloc(count * (size_t)c);

@@ -12,7 +12,11 @@ alpha dropped; 16-bit samples' high byte (16-bit gray clipped at 255);
 low bit depths and PNM maxvals scaled to 0..255 (rounded half to even, as
 Pillow's round()). PNG cases cover every color type and bit
 depth, the five row filters and stored, fixed and dynamic deflate blocks.
-Unsupported and corrupt streams must fail with a status naming the node.
+JPEG: the suite's three images check the decoder against libjpeg bit for
+bit; here images this script encodes (jpeg_encoder.py: 4:4:4, 4:2:2,
+4:4:0, 4:2:0, gray, restart markers, sizes that are not whole MCUs) must
+decode to within the loss of quality-50 tables (mean absolute error under
+5). Unsupported and corrupt streams must fail with a status naming the node.
 """
 
 import argparse
@@ -29,6 +33,8 @@ from onnx import TensorProto, helper
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "utils", "gpu"))
 from device_run import Model  # noqa: E402  (the ctypes binding of the C API)
+sys.path.insert(0, HERE)
+import jpeg_encoder  # noqa: E402
 
 RNG = np.random.default_rng(17)
 H, W = 7, 9
@@ -208,6 +214,19 @@ def cases():
     return c
 
 
+def jpeg_cases():
+    yy, xx = np.mgrid[0:37, 0:45]
+    img = np.stack([128 + 100 * np.sin(xx / 7), 128 + 100 * np.cos(yy / 5), 128 + 60 * np.sin((xx + yy) / 9)],
+                   -1).clip(0, 255).astype(np.uint8)
+    c = []
+    for sampling in [(2, 2), (2, 1), (1, 2), (1, 1)]:
+        for restart in (0, 3):
+            c.append(("jpeg_%dx%d_restart%d" % (sampling + (restart,)),
+                      jpeg_encoder.encode(img, sampling, restart), img))
+    c.append(("jpeg_gray", jpeg_encoder.encode(img[..., 1]), np.stack([img[..., 1]] * 3, -1)))
+    return c
+
+
 def model(path, fmt):
     graph = helper.make_graph(
         [helper.make_node("ImageDecoder", ["data"], ["image"], name="decode", pixel_format=fmt)], "dec",
@@ -241,7 +260,16 @@ def main():
                 problems.append("%s: %s, expected %s" % (fmt, out[0].shape, wants[fmt].shape))
         failed += bool(problems)
         print("%s %s%s" % ("FAIL" if problems else "PASS", name, ": " + "; ".join(problems) if problems else ""))
-    for name, data in [("jpeg", b"\xff\xd8\xff\xe0" + bytes(20)), ("truncated_png", png(rgb_image(), 2, 8)[:60]),
+    for name, data, rgb in jpeg_cases():
+        status, out = libs["RGB"].run([np.frombuffer(data, np.uint8).copy()])
+        err = np.abs(out[0].astype(int) - rgb).mean() if not status and out[0].shape == rgb.shape else None
+        ok = err is not None and err < 5
+        failed += not ok
+        print("%s %s: %s" % ("PASS" if ok else "FAIL", name,
+                             out if status else "mean abs error %.2f" % err if err is not None else out[0].shape))
+    progressive = b"\xff\xd8\xff\xc2\x00\x0b\x08\x00\x10\x00\x10\x01\x01\x11\x00"
+    for name, data in [("progressive_jpeg", progressive), ("truncated_jpeg", jpeg_cases()[0][1][:300]),
+                       ("webp", b"RIFF\0\0\0\0WEBPVP8 "), ("truncated_png", png(rgb_image(), 2, 8)[:60]),
                        ("garbage", b"hello, world")]:
         status, out = libs["RGB"].run([np.frombuffer(data, np.uint8).copy()])
         print("error %s: status %d: %s" % (name, status, out if status else "decoded"))
