@@ -105,7 +105,6 @@ static void jbuild(jhuff *h) {
   h->maxcode[17] = INT32_MAX;
 }
 
-#define FIXC(x) ((int64_t)(x))
 static uint8_t jlimit(int64_t x) {
   /* libjpeg's post-IDCT range limit: x & 1023 as a signed 10-bit value,
    * plus 128, clamped to 0..255. */
@@ -116,109 +115,67 @@ static uint8_t jlimit(int64_t x) {
   return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
+/* One 8-point ISLOW pass (jidctint.c's butterflies, 13-bit constants) on
+ * x[0..7]: out[k] is output k scaled by 2^13, before descaling. */
+static void islow_1d(const int64_t x[8], int64_t out[8]) {
+  int64_t z2 = x[2], z3 = x[6];
+  int64_t z1 = (z2 + z3) * 4433;
+  int64_t tmp2 = z1 + z3 * -15137, tmp3 = z1 + z2 * 6270;
+  int64_t tmp0 = (x[0] + x[4]) * 8192, tmp1 = (x[0] - x[4]) * 8192;
+  int64_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2,
+          tmp12 = tmp1 - tmp2;
+  tmp0 = x[7], tmp1 = x[5], tmp2 = x[3], tmp3 = x[1];
+  z1 = tmp0 + tmp3;
+  z2 = tmp1 + tmp2;
+  z3 = tmp0 + tmp2;
+  int64_t z4 = tmp1 + tmp3, z5 = (z3 + z4) * 9633;
+  tmp0 *= 2446;
+  tmp1 *= 16819;
+  tmp2 *= 25172;
+  tmp3 *= 12299;
+  z1 *= -7373;
+  z2 *= -20995;
+  z3 = z3 * -16069 + z5;
+  z4 = z4 * -3196 + z5;
+  tmp0 += z1 + z3;
+  tmp1 += z2 + z4;
+  tmp2 += z2 + z3;
+  tmp3 += z1 + z4;
+  out[0] = tmp10 + tmp3, out[7] = tmp10 - tmp3;
+  out[1] = tmp11 + tmp2, out[6] = tmp11 - tmp2;
+  out[2] = tmp12 + tmp1, out[5] = tmp12 - tmp1;
+  out[3] = tmp13 + tmp0, out[4] = tmp13 - tmp0;
+}
+
+/* jpeg_idct_islow: columns (dequantized, kept with 2 extra bits, as ints),
+ * then rows (descaled, range-limited); all-zero AC shortcuts as libjpeg. */
 static void jidct_islow(const int64_t *coef, const uint16_t *q, uint8_t *out,
                         size_t stride) {
-  enum { CB = 13, P1 = 2 };
-  int64_t ws[64];
+  enum { P1 = 2 };
+  int64_t ws[64], x[8], y[8];
   for (int c = 0; c < 8; ++c) {
-    const int64_t *in = coef + c;
-    const uint16_t *qt = q + c;
-    if (!in[8] && !in[16] && !in[24] && !in[32] && !in[40] && !in[48] &&
-        !in[56]) {
-      int64_t dc = (in[0] * qt[0]) * (1 << P1);
+    for (int k = 0; k < 8; ++k)
+      x[k] = coef[8 * k + c] * q[8 * k + c];
+    if (!x[1] && !x[2] && !x[3] && !x[4] && !x[5] && !x[6] && !x[7]) {
       for (int r = 0; r < 8; ++r)
-        ws[r * 8 + c] = dc;
+        ws[r * 8 + c] = x[0] * (1 << P1);
       continue;
     }
-    int64_t z2 = in[16] * qt[16], z3 = in[48] * qt[48];
-    int64_t z1 = (z2 + z3) * FIXC(4433);
-    int64_t tmp2 = z1 + z3 * -FIXC(15137), tmp3 = z1 + z2 * FIXC(6270);
-    z2 = in[0] * qt[0];
-    z3 = in[32] * qt[32];
-    int64_t tmp0 = (z2 + z3) * (1 << CB), tmp1 = (z2 - z3) * (1 << CB);
-    int64_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2,
-            tmp12 = tmp1 - tmp2;
-    tmp0 = in[56] * qt[56];
-    tmp1 = in[40] * qt[40];
-    tmp2 = in[24] * qt[24];
-    tmp3 = in[8] * qt[8];
-    z1 = tmp0 + tmp3;
-    z2 = tmp1 + tmp2;
-    z3 = tmp0 + tmp2;
-    int64_t z4 = tmp1 + tmp3, z5 = (z3 + z4) * FIXC(9633);
-    tmp0 *= FIXC(2446);
-    tmp1 *= FIXC(16819);
-    tmp2 *= FIXC(25172);
-    tmp3 *= FIXC(12299);
-    z1 *= -FIXC(7373);
-    z2 *= -FIXC(20995);
-    z3 *= -FIXC(16069);
-    z4 *= -FIXC(3196);
-    z3 += z5;
-    z4 += z5;
-    tmp0 += z1 + z3;
-    tmp1 += z2 + z4;
-    tmp2 += z2 + z3;
-    tmp3 += z1 + z4;
-    const int sh = CB - P1;
-    const int64_t rd = (int64_t)1 << (sh - 1);
+    islow_1d(x, y);
     /* libjpeg keeps these in ints; real data never exceeds them. */
-    ws[0 * 8 + c] = (int32_t)((tmp10 + tmp3 + rd) >> sh);
-    ws[7 * 8 + c] = (int32_t)((tmp10 - tmp3 + rd) >> sh);
-    ws[1 * 8 + c] = (int32_t)((tmp11 + tmp2 + rd) >> sh);
-    ws[6 * 8 + c] = (int32_t)((tmp11 - tmp2 + rd) >> sh);
-    ws[2 * 8 + c] = (int32_t)((tmp12 + tmp1 + rd) >> sh);
-    ws[5 * 8 + c] = (int32_t)((tmp12 - tmp1 + rd) >> sh);
-    ws[3 * 8 + c] = (int32_t)((tmp13 + tmp0 + rd) >> sh);
-    ws[4 * 8 + c] = (int32_t)((tmp13 - tmp0 + rd) >> sh);
+    for (int r = 0; r < 8; ++r)
+      ws[r * 8 + c] = (int32_t)((y[r] + (1 << 10)) >> 11);
   }
   for (int r = 0; r < 8; ++r) {
     const int64_t *w = ws + r * 8;
     uint8_t *o = out + (size_t)r * stride;
-    const int sh = CB + P1 + 3;
-    const int64_t rd = (int64_t)1 << (sh - 1);
     if (!w[1] && !w[2] && !w[3] && !w[4] && !w[5] && !w[6] && !w[7]) {
-      uint8_t v = jlimit(((int64_t)w[0] + (1 << (P1 + 2))) >> (P1 + 3));
-      memset(o, v, 8);
+      memset(o, jlimit((w[0] + (1 << (P1 + 2))) >> (P1 + 3)), 8);
       continue;
     }
-    int64_t z2 = w[2], z3 = w[6];
-    int64_t z1 = (z2 + z3) * FIXC(4433);
-    int64_t tmp2 = z1 + z3 * -FIXC(15137), tmp3 = z1 + z2 * FIXC(6270);
-    int64_t tmp0 = ((int64_t)w[0] + w[4]) * (1 << CB),
-            tmp1 = ((int64_t)w[0] - w[4]) * (1 << CB);
-    int64_t tmp10 = tmp0 + tmp3, tmp13 = tmp0 - tmp3, tmp11 = tmp1 + tmp2,
-            tmp12 = tmp1 - tmp2;
-    tmp0 = w[7];
-    tmp1 = w[5];
-    tmp2 = w[3];
-    tmp3 = w[1];
-    z1 = tmp0 + tmp3;
-    z2 = tmp1 + tmp2;
-    z3 = tmp0 + tmp2;
-    int64_t z4 = tmp1 + tmp3, z5 = (z3 + z4) * FIXC(9633);
-    tmp0 *= FIXC(2446);
-    tmp1 *= FIXC(16819);
-    tmp2 *= FIXC(25172);
-    tmp3 *= FIXC(12299);
-    z1 *= -FIXC(7373);
-    z2 *= -FIXC(20995);
-    z3 *= -FIXC(16069);
-    z4 *= -FIXC(3196);
-    z3 += z5;
-    z4 += z5;
-    tmp0 += z1 + z3;
-    tmp1 += z2 + z4;
-    tmp2 += z2 + z3;
-    tmp3 += z1 + z4;
-    o[0] = jlimit((tmp10 + tmp3 + rd) >> sh);
-    o[7] = jlimit((tmp10 - tmp3 + rd) >> sh);
-    o[1] = jlimit((tmp11 + tmp2 + rd) >> sh);
-    o[6] = jlimit((tmp11 - tmp2 + rd) >> sh);
-    o[2] = jlimit((tmp12 + tmp1 + rd) >> sh);
-    o[5] = jlimit((tmp12 - tmp1 + rd) >> sh);
-    o[3] = jlimit((tmp13 + tmp0 + rd) >> sh);
-    o[4] = jlimit((tmp13 - tmp0 + rd) >> sh);
+    islow_1d(w, y);
+    for (int k = 0; k < 8; ++k)
+      o[k] = jlimit((y[k] + (1 << 17)) >> 18);
   }
 }
 
