@@ -243,3 +243,30 @@ func.func @if_branch_ranks_shape(%c: tensor<i1>, %a: tensor<1xf32>, %s: tensor<f
   %1 = "onnx.Shape"(%0) : (tensor<*xf32>) -> tensor<?xi64>
   return %1 : tensor<?xi64>
 }
+
+// -----
+
+// The branches yield a [2] and a [2, 3] and Shape reads the rank: the rest
+// of the function (Shape, Shape) moves into both branches, each with its
+// own rank, and the return takes the If's new result.
+// CHECK-LABEL: func.func @if_sink_continuation
+// CHECK: %[[IF:.+]] = "onnx.If"(%arg0) ({
+// CHECK: %[[S1:.+]] = "onnx.Shape"(%arg2) {{.*}} : (tensor<2x3xf32>) -> tensor<?xi64>
+// CHECK: %[[R1:.+]] = "onnx.Shape"(%[[S1]])
+// CHECK: onnx.Yield %[[R1]]
+// CHECK: }, {
+// CHECK: %[[S2:.+]] = "onnx.Shape"(%arg1) {{.*}} : (tensor<2xf32>) -> tensor<?xi64>
+// CHECK: %[[R2:.+]] = "onnx.Shape"(%[[S2]])
+// CHECK: onnx.Yield %[[R2]]
+// CHECK: }) : (tensor<i1>) -> tensor<1xi64>
+// CHECK-NEXT: return %[[IF]] : tensor<1xi64>
+func.func @if_sink_continuation(%c: tensor<i1>, %a: tensor<2xf32>, %b: tensor<2x3xf32>) -> tensor<1xi64> {
+  %0 = "onnx.If"(%c) ({
+    onnx.Yield %b : tensor<2x3xf32>
+  }, {
+    onnx.Yield %a : tensor<2xf32>
+  }) : (tensor<i1>) -> tensor<*xf32>
+  %1 = "onnx.Shape"(%0) : (tensor<*xf32>) -> tensor<?xi64>
+  %2 = "onnx.Shape"(%1) : (tensor<?xi64>) -> tensor<1xi64>
+  return %2 : tensor<1xi64>
+}

@@ -14,6 +14,7 @@
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -549,6 +550,81 @@ struct UnifyIfBranchRanks : OpRewritePattern<ONNXIfOp> {
   }
 };
 
+/// Whether some result of `op` has branches that yield different ranks
+/// (and so no ranked type).
+static bool hasBranchRankMismatch(ONNXIfOp op) {
+  for (unsigned i = 0; i < op->getNumResults(); ++i) {
+    if (isa<RankedTensorType>(op->getResult(i).getType()))
+      continue;
+    SmallVector<int64_t> ranks;
+    for (Region &r : op->getRegions()) {
+      if (!r.hasOneBlock())
+        return false;
+      auto t = dyn_cast<RankedTensorType>(
+          r.front().getTerminator()->getOperand(i).getType());
+      if (!t)
+        return false;
+      ranks.push_back(t.getRank());
+    }
+    if (llvm::any_of(ranks, [&](int64_t r) { return r != ranks.front(); }))
+      return true;
+  }
+  return false;
+}
+
+/// An If whose branches yield different ranks, used where the rank matters
+/// (UnifyIfBranchRanks declined): the rest of its block is cloned into both
+/// branches, so that each branch computes it with its own static rank, and
+/// the block's terminator (the function's return, or an enclosing region's
+/// yield) takes the If's new results. Only when the rest is at most 256 ops
+/// (the code is duplicated).
+struct SinkContinuationIntoIf : OpRewritePattern<ONNXIfOp> {
+  SinkContinuationIntoIf(MLIRContext *ctx)
+      : OpRewritePattern<ONNXIfOp>(ctx, /*benefit=*/0) {}
+
+  LogicalResult matchAndRewrite(ONNXIfOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!hasBranchRankMismatch(op))
+      return failure();
+    Block *block = op->getBlock();
+    Operation *term = block->getTerminator();
+    if (!isa<func::ReturnOp, ONNXYieldOp>(term) || term == op)
+      return failure();
+    SmallVector<Operation *> tail;
+    for (Operation *o = op->getNextNode(); o != term; o = o->getNextNode())
+      tail.push_back(o);
+    if (tail.empty() || tail.size() > 256)
+      return failure();
+    rewriter.setInsertionPoint(op);
+    auto sunk =
+        ONNXIfOp::create(rewriter, op.getLoc(),
+                         TypeRange(term->getOperandTypes()), op.getCond());
+    for (auto [from, to] : llvm::zip(op->getRegions(), sunk->getRegions())) {
+      rewriter.inlineRegionBefore(from, to, to.end());
+      Block &body = to.front();
+      Operation *yield = body.getTerminator();
+      IRMapping map;
+      for (auto [result, value] :
+           llvm::zip(op->getResults(), yield->getOperands()))
+        map.map(result, value);
+      rewriter.setInsertionPoint(yield);
+      for (Operation *o : tail)
+        rewriter.clone(*o, map);
+      SmallVector<Value> values;
+      for (Value v : term->getOperands())
+        values.push_back(map.lookupOrDefault(v));
+      ONNXYieldOp::create(rewriter, yield->getLoc(), values);
+      rewriter.eraseOp(yield);
+    }
+    rewriter.modifyOpInPlace(term,
+                             [&] { term->setOperands(sunk->getResults()); });
+    for (Operation *o : llvm::reverse(tail))
+      rewriter.eraseOp(o);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -561,7 +637,7 @@ struct ONNXSimplifyPass : onnxc::impl::ONNXSimplifyBase<ONNXSimplifyPass> {
         SimplifyReshapeLike<ONNXUnsqueezeOp>, FoldIntoConv<ONNXMulOp, true>,
         FoldIntoConv<ONNXAddOp, false>, FoldScaleIntoGemm, FoldBiasIntoGemm,
         DecomposeQLinearMatMul, FoldOptionalHasElement, FoldOptionalGetElement,
-        InlineConstantIf, UnifyIfBranchRanks>(ctx);
+        InlineConstantIf, UnifyIfBranchRanks, SinkContinuationIntoIf>(ctx);
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),

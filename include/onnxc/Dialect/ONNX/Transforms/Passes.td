@@ -246,7 +246,13 @@ def ONNXSimplify : Pass<"onnx-simplify", "func::FuncOp"> {
     - folds: OptionalHasElement/OptionalGetElement where the input's kind
       (absent, plain, onnx.Optional) decides them; an If on a constant
       condition becomes its taken branch (a tensor.cast to the If's type
-      where a non-onnx user needs it).
+      where a non-onnx user needs it);
+    - an If whose branches yield tensors of different ranks: the lower-rank
+      yields get leading unit dims when every use reads the result only
+      through broadcasting against an operand of at least that rank or as
+      CastLike's target; otherwise the rest of its block (at most 256 ops)
+      is cloned into both branches, so that each computes it with its own
+      static rank, and the block's terminator takes the If's results.
   }];
   let dependentDialects = ["::mlir::onnxc::ONNXDialect",
                            "::mlir::tensor::TensorDialect"];
