@@ -45,16 +45,7 @@ public:
         rewriter.getStringAttr(node));
     Value nodeName = LLVM::AddressOfOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(getContext()), name);
-    auto layout = StridedLayoutAttr::get(getContext(), ShapedType::kDynamic,
-                                         {ShapedType::kDynamic});
-    Value buffer = bufferization::ToBufferOp::create(
-        rewriter, loc,
-        MemRefType::get(dataType.getShape(), dataType.getElementType(),
-                        layout),
-        data, /*read_only=*/true);
-    Value unranked = memref::CastOp::create(
-        rewriter, loc, UnrankedMemRefType::get(dataType.getElementType(), 0),
-        buffer);
+    Value unranked = seqUnrankedView(rewriter, loc, data);
     Value value = seqCallRuntime(
         rewriter, loc, "onnxc_rt_image_decode",
         LLVM::LLVMPointerType::get(getContext()),

@@ -73,16 +73,7 @@ public:
     if (!ShapedType::isDynamic(c) && c != numKeys)
       return op.emitError() << "ZipMap's input has " << c
                             << " columns for " << numKeys << " class labels";
-    SmallVector<int64_t> strides(xType.getRank(), ShapedType::kDynamic);
-    auto layout = StridedLayoutAttr::get(getContext(), ShapedType::kDynamic,
-                                         strides);
-    Value buffer = bufferization::ToBufferOp::create(
-        rewriter, loc,
-        MemRefType::get(xType.getShape(), xType.getElementType(), layout), x,
-        /*read_only=*/true);
-    Value unranked = memref::CastOp::create(
-        rewriter, loc, UnrankedMemRefType::get(xType.getElementType(), 0),
-        buffer);
+    Value unranked = seqUnrankedView(rewriter, loc, x);
     rewriter.replaceOp(op, seqCallRuntime(rewriter, loc, "onnxc_rt_zipmap",
                                           ptrType(getContext()),
                                           {keys, unranked}));

@@ -105,8 +105,7 @@ static Value toIndex(OpBuilder &b, Location loc, Value i64) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), i64);
 }
 
-/// A tensor value of the runtime holding a copy of `tensor`.
-Value seqBoxTensor(OpBuilder &b, Location loc, Value tensor, Type onnxElem) {
+Value seqUnrankedView(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   Type elem = type.getElementType();
   SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
@@ -115,8 +114,14 @@ Value seqBoxTensor(OpBuilder &b, Location loc, Value tensor, Type onnxElem) {
   auto memType = MemRefType::get(type.getShape(), elem, layout);
   Value buffer = bufferization::ToBufferOp::create(b, loc, memType, tensor,
                                                    /*read_only=*/true);
-  Value unranked = memref::CastOp::create(
-      b, loc, UnrankedMemRefType::get(elem, 0), buffer);
+  return memref::CastOp::create(b, loc, UnrankedMemRefType::get(elem, 0),
+                                buffer);
+}
+
+/// A tensor value of the runtime holding a copy of `tensor`.
+Value seqBoxTensor(OpBuilder &b, Location loc, Value tensor, Type onnxElem) {
+  Type elem = cast<RankedTensorType>(tensor.getType()).getElementType();
+  Value unranked = seqUnrankedView(b, loc, tensor);
   Value dtype = arith::ConstantIntOp::create(b, loc, seqDataType(onnxElem), 32);
   return seqCallRuntime(b, loc, "onnxc_rt_tensor_box_" + elementSuffix(elem),
                         ptrType(b.getContext()), {dtype, unranked});

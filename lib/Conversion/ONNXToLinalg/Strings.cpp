@@ -231,15 +231,7 @@ public:
       for (Attribute a : *words)
         stopwords.push_back(cast<StringAttr>(a).getValue());
     Value words = globalBytes(rewriter, loc, op, packStrings(stopwords));
-    Type i64 = rewriter.getI64Type();
-    SmallVector<int64_t> strides(xType.getRank(), ShapedType::kDynamic);
-    auto layout = StridedLayoutAttr::get(getContext(), ShapedType::kDynamic,
-                                         strides);
-    Value buffer = bufferization::ToBufferOp::create(
-        rewriter, loc, MemRefType::get(xType.getShape(), i64, layout), x,
-        /*read_only=*/true);
-    Value unranked = memref::CastOp::create(
-        rewriter, loc, UnrankedMemRefType::get(i64, 0), buffer);
+    Value unranked = seqUnrankedView(rewriter, loc, x);
     Value value = seqCallRuntime(
         rewriter, loc, "onnxc_rt_string_normalize",
         LLVM::LLVMPointerType::get(getContext()),

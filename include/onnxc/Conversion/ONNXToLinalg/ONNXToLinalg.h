@@ -107,6 +107,10 @@ SmallVector<OpFoldResult> seqValueDims(OpBuilder &b, Location loc,
                                        const Twine &what);
 Value seqCallRuntime(OpBuilder &b, Location loc, StringRef name,
                      TypeRange results, ValueRange args);
+/// A read-only view of the ranked `tensor` (converted types) as an unranked
+/// memref of any strides: what a runtime function takes as (rank,
+/// descriptor).
+Value seqUnrankedView(OpBuilder &b, Location loc, Value tensor);
 bool seqCopyable(Type onnxElem);
 /// An scf.for built in place (attached to the function before its body is
 /// built, so that run-time checks inside can reach the module); `body`
