@@ -28,10 +28,18 @@ void onnxc_img_bad(const source *s, const char *why) {
                  s->node, why);
 }
 
-uint8_t *onnxc_img_pixels(const source *s, int64_t h, int64_t w, int c) {
-  if (h <= 0 || w <= 0 || h > (1 << 20) || w > (1 << 20) ||
-      h * w > ((int64_t)1 << 30) / c)
+void onnxc_img_check(const source *s, int64_t h, int64_t w, int64_t need) {
+  if (h <= 0 || w <= 0 || h > (1 << 20) || w > (1 << 20))
     bad(s, "the dimensions are out of range");
+  /* PIL's decompression-bomb limit (2 x Image.MAX_IMAGE_PIXELS). */
+  if (h * w > 178956970)
+    bad(s, "more pixels than PIL's decompression-bomb limit (178956970)");
+  if (need > 0 && (size_t)need > s->n)
+    bad(s, "the data is shorter than the dimensions need");
+}
+
+uint8_t *onnxc_img_pixels(const source *s, int64_t h, int64_t w, int c) {
+  onnxc_img_check(s, h, w, 0);
   return onnxc_rt_alloc((size_t)(h * w * c));
 }
 
@@ -73,7 +81,7 @@ static image decode_bmp(const source *s) {
   int top_down = h < 0;
   if (top_down)
     h = -h;
-  image im = {h, w, 3, new_pixels(s, h, w, 3)};
+  onnxc_img_check(s, h, w, 0);
   const uint8_t *palette = p + 14 + dib;
   unsigned entry = dib == 12 ? 3 : 4;
   if (bpp <= 8 && colors == 0)
@@ -84,6 +92,7 @@ static image decode_bmp(const source *s) {
   size_t stride = (((size_t)w * bpp + 31) / 32) * 4;
   if (offset > s->n || (size_t)h * stride > s->n - offset)
     bad(s, "truncated BMP pixels");
+  image im = {h, w, 3, new_pixels(s, h, w, 3)};
   for (int64_t y = 0; y < h; ++y) {
     const uint8_t *row = p + offset + (size_t)(top_down ? y : h - 1 - y) * stride;
     uint8_t *out = im.px + y * w * 3;
@@ -141,6 +150,8 @@ static image decode_pnm(const source *s) {
        maxval = pnm_number(s, &at);
   if (maxval < 1 || maxval > 255)
     bad(s, "a PNM maxval outside 1..255");
+  onnxc_img_check(s, h, w,
+                  h * w * channels * (kind == '5' || kind == '6' ? 1 : 2) - 1);
   image im = {h, w, channels, new_pixels(s, h, w, channels)};
   size_t count = (size_t)h * (size_t)w * (size_t)channels;
   if (kind == '5' || kind == '6') {
@@ -222,6 +233,13 @@ static image decode_tiff(const source *s) {
       (size_t)strips * 4 > n - offsets_at || (size_t)strips * 4 > n - counts_at)
     bad(s, "TIFF strips outside the file");
   int channels = spp == 1 ? 1 : 3;
+  onnxc_img_check(s, h, w, 0);
+  uint64_t stored = 0;
+  for (uint32_t i = 0; i < strips; ++i)
+    stored += counts_type == 3 ? U16(p + counts_at + 2 * i)
+                               : U32(p + counts_at + 4 * i);
+  if (stored * (compression == 1 ? 1 : 128) < (uint64_t)w * spp * h)
+    bad(s, "TIFF strips shorter than the dimensions need");
   image im = {h, w, channels, new_pixels(s, h, w, channels)};
   size_t row = (size_t)w * spp, total = row * h, got = 0;
   uint8_t *raw = onnxc_rt_alloc(total ? total : 1);
@@ -500,8 +518,11 @@ static image decode_png(const source *s) {
   int samples = samples_of[type];
   size_t bits = (size_t)samples * depth, pixel = (bits + 7) / 8;
   int channels = type == 0 || type == 4 ? 1 : 3;
-  image im = {h, w, channels, new_pixels(s, h, w, channels)};
+  onnxc_img_check(s, h, w, 0);
   size_t stride = ((size_t)w * bits + 7) / 8;
+  if ((uint64_t)(stride + 1) * h > (uint64_t)gathered * 1032 + 64)
+    bad(s, "PNG data too short for the dimensions");
+  image im = {h, w, channels, new_pixels(s, h, w, channels)};
   uint8_t *raw = onnxc_rt_alloc((stride + 1) * h);
   inflate_zlib(s, idat, gathered, raw, (stride + 1) * h);
   uint8_t *prev = NULL;

@@ -29,6 +29,11 @@ typedef struct {
   uint8_t *px;
 } image;
 
+/* Checks the dimensions (1..2^20 each, at most PIL's decompression-bomb
+ * limit of pixels) and that the stream has at least `need` bytes, before
+ * anything is allocated for them. */
+void onnxc_img_check(const source *s, int64_t h, int64_t w, int64_t need);
+
 /* A new H x W x C pixel buffer of the run; the dimensions checked. */
 uint8_t *onnxc_img_pixels(const source *s, int64_t h, int64_t w, int c);
 #define new_pixels onnxc_img_pixels

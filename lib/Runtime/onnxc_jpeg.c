@@ -371,8 +371,13 @@ image onnxc_img_decode_jpeg(const source *s) {
     mcux = (w + 8 * hmax - 1) / (8 * hmax),
     mcuy = (h + 8 * vmax - 1) / (8 * vmax);
   }
-  if (mcux * mcuy > (1 << 22))
-    bad(s, "the dimensions are out of range");
+  onnxc_img_check(s, h, w, 0);
+  /* Each block takes at least 2 bits (a DC and an end-of-block code). */
+  int64_t blocks = 0;
+  for (int i = 0; i < ncomp; ++i)
+    blocks += (int64_t)comp[i].h * comp[i].v;
+  if (mcux * mcuy * blocks > ((int64_t)(n - at) + 16) * 4)
+    bad(s, "JPEG data too short for the dimensions");
   for (int i = 0; i < ncomp; ++i) {
     jcomp *c = &comp[i];
     c->bw = (int)(mcux * c->h), c->bh = (int)(mcuy * c->v);

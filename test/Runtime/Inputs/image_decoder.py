@@ -268,8 +268,19 @@ def main():
         print("%s %s: %s" % ("PASS" if ok else "FAIL", name,
                              out if status else "mean abs error %.2f" % err if err is not None else out[0].shape))
     progressive = b"\xff\xd8\xff\xc2\x00\x0b\x08\x00\x10\x00\x10\x01\x01\x11\x00"
+    # Headers that claim far more pixels than their data can hold: refused
+    # before anything is allocated for them.
+    huge_bmp = bytearray(bmp(rgb_image()))
+    huge_bmp[18:26] = struct.pack("<ii", 10000, 10000)
+    huge_png = bytearray(png(rgb_image(), 2, 8))
+    huge_png[16:24] = struct.pack(">II", 10000, 10000)
+    huge_jpeg = bytearray(jpeg_cases()[0][1])
+    at = huge_jpeg.index(b"\xff\xc0") + 5
+    huge_jpeg[at:at + 4] = struct.pack(">HH", 12000, 12000)
     for name, data in [("progressive_jpeg", progressive), ("truncated_jpeg", jpeg_cases()[0][1][:300]),
                        ("webp", b"RIFF\0\0\0\0WEBPVP8 "), ("truncated_png", png(rgb_image(), 2, 8)[:60]),
+                       ("huge_bmp", bytes(huge_bmp)), ("huge_png", bytes(huge_png)),
+                       ("huge_jpeg", bytes(huge_jpeg)),
                        ("garbage", b"hello, world")]:
         status, out = libs["RGB"].run([np.frombuffer(data, np.uint8).copy()])
         print("error %s: status %d: %s" % (name, status, out if status else "decoded"))
