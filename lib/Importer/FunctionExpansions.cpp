@@ -139,7 +139,8 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
   };
   auto qShape = staticShape(0, qHeads);
   auto kShape = staticShape(1, kvHeads);
-  auto seqLenOf = [](const auto &shape) {
+  // The sequence length (dim 2) of such a shape, when known.
+  auto seqLen = [](const auto &shape) {
     return shape ? std::optional<int64_t>((*shape)[2]) : std::nullopt;
   };
 
@@ -246,7 +247,7 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
     // constant where both lengths are static, else computed at run time.
     auto maskRanked = cast<RankedTensorType>(typeOf(node.input(3)));
     int64_t maskLen = maskRanked.getDimSize(maskRanked.getRank() - 1);
-    std::optional<int64_t> keyLen = seqLenOf(kShape);
+    std::optional<int64_t> keyLen = seqLen(kShape);
     std::string bias = "mask_bias";
     if (keyLen && !ShapedType::isDynamic(maskLen)) {
       if (maskLen < *keyLen) {
@@ -281,9 +282,6 @@ LogicalResult buildAttention(const onnx::NodeProto &node,
       b.Add((std::string(name) + " = Range(zero_i, " + length + ", one_i)")
                 .c_str());
     }
-  };
-  auto seqLen = [](const auto &shape) {
-    return shape ? std::optional<int64_t>((*shape)[2]) : std::nullopt;
   };
   if (causal || nonpad) {
     b.Const("zero_i", int64_t(0)).Const("one_i", int64_t(1));

@@ -83,7 +83,8 @@ typedef struct {
 } sig_tensor;
 
 /* A compiled function the runtime runs and what it parsed of its
- * signature: the model, or a training library's evaluation. */
+ * signature: the model, or a training library's evaluation or
+ * initialization function. */
 typedef struct model_table {
   const char *signature;
   const char *messages;

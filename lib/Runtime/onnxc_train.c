@@ -99,6 +99,15 @@ static size_t tensor_bytes(const onnxc_tensor *t) {
   return bytes;
 }
 
+/* A buffer for the dims of every state tensor (state_tensor's `dims`, one
+ * after another); NULL when out of memory. */
+static int64_t *state_dims_buffer(void) {
+  size_t num_dims = 0;
+  for (int i = 0; i < g_count; ++i)
+    num_dims += (size_t)onnxc_input_rank(g_first + i);
+  return calloc(num_dims + 1, sizeof(int64_t));
+}
+
 /* Runs the model's initialization graph, if the library has one: each of
  * its outputs replaces the state tensor of its name (all or none). */
 static onnxc_status run_initialization(void) {
@@ -198,10 +207,7 @@ EXPORT onnxc_status onnxc_train_step(const onnxc_tensor *inputs,
   }
   size_t n = (size_t)g_first + (size_t)g_count;
   onnxc_tensor *all = calloc(n ? n : 1, sizeof(onnxc_tensor));
-  size_t num_dims = 0;
-  for (int i = 0; i < g_count; ++i)
-    num_dims += (size_t)onnxc_input_rank(g_first + i);
-  int64_t *dims = calloc(num_dims + 1, sizeof(int64_t));
+  int64_t *dims = state_dims_buffer();
   if (!all || !dims) {
     free(all), free(dims);
     status = fail(ONNXC_ERROR_OUT_OF_MEMORY, "no memory", 0);
@@ -348,11 +354,8 @@ EXPORT onnxc_status onnxc_train_eval(const onnxc_tensor *inputs,
                   0);
     goto done;
   }
-  size_t num_dims = 0;
-  for (int i = 0; i < g_count; ++i)
-    num_dims += (size_t)onnxc_input_rank(g_first + i);
   all = calloc((size_t)n + 1, sizeof(onnxc_tensor));
-  dims = calloc(num_dims + 1, sizeof(int64_t));
+  dims = state_dims_buffer();
   if (!all || !dims) {
     status = fail(ONNXC_ERROR_OUT_OF_MEMORY, "no memory", 0);
     goto done;

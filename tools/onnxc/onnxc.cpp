@@ -590,6 +590,18 @@ int main(int argc, char **argv) {
       onnxc::takeTrainingState(*module);
   if (failed(training))
     return 1;
+  // The training state's names (the step's arguments from the first state
+  // on), and the signature of another function's entry.
+  SmallVector<std::string> stateNames;
+  if (*training)
+    for (unsigned i = (*training)->firstInput; i < entry.getNumArguments(); ++i)
+      if (auto name = entry.getArgAttrOfType<StringAttr>(i, "onnx.name"))
+        stateNames.push_back(name.getValue().str());
+  auto signatureOf = [&](ModuleOp m) {
+    auto f = m.lookupSymbol<func::FuncOp>(options.entryName);
+    return f ? onnxc::getModelSignature(f)
+             : FailureOr<onnxc::ModelSignature>(failure());
+  };
   // The evaluation function takes the state tensors that are initializers
   // of the model (the parameters, the running statistics) after its inputs.
   std::optional<onnxc::ModelSignature> evalSignature;
@@ -601,19 +613,15 @@ int main(int argc, char **argv) {
     });
     onnxc::ONNXPromoteInitializersOptions promote;
     promote.entry = options.entryName;
-    for (unsigned i = (*training)->firstInput; i < entry.getNumArguments(); ++i)
-      if (auto name = entry.getArgAttrOfType<StringAttr>(i, "onnx.name"))
-        if (initializers.contains(name.getValue()))
-          promote.names.push_back(name.getValue().str());
+    for (const std::string &name : stateNames)
+      if (initializers.contains(name))
+        promote.names.push_back(name);
     if (failed(runPipelineOn(
             *evalModule, "evaluation function", [&](OpPassManager &pm) {
               pm.addPass(onnxc::createONNXPromoteInitializers(promote));
             })))
       return 1;
-    auto evalEntry = evalModule->lookupSymbol<func::FuncOp>(options.entryName);
-    FailureOr<onnxc::ModelSignature> sig =
-        evalEntry ? onnxc::getModelSignature(evalEntry)
-                  : FailureOr<onnxc::ModelSignature>(failure());
+    FailureOr<onnxc::ModelSignature> sig = signatureOf(*evalModule);
     if (failed(sig))
       return fail("the evaluation function has no signature");
     evalSignature = *sig;
@@ -625,18 +633,11 @@ int main(int argc, char **argv) {
   // step as a constant.
   std::optional<onnxc::ModelSignature> initSignature;
   if (initModule && *training) {
-    llvm::StringSet<> stateNames;
-    for (unsigned i = (*training)->firstInput; i < entry.getNumArguments(); ++i)
-      if (auto name = entry.getArgAttrOfType<StringAttr>(i, "onnx.name"))
-        stateNames.insert(name.getValue());
-    auto initEntry = initModule->lookupSymbol<func::FuncOp>(options.entryName);
-    FailureOr<onnxc::ModelSignature> sig =
-        initEntry ? onnxc::getModelSignature(initEntry)
-                  : FailureOr<onnxc::ModelSignature>(failure());
+    FailureOr<onnxc::ModelSignature> sig = signatureOf(*initModule);
     if (failed(sig))
       return fail("the initialization graph has no signature");
     for (const auto &output : sig->outputs)
-      if (!stateNames.contains(output.name))
+      if (!llvm::is_contained(stateNames, output.name))
         return fail("TrainingInfoProto: initialization_binding sets '" +
                     output.name +
                     "', which update_binding does not update (the step "
