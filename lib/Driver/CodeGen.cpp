@@ -6,6 +6,7 @@
 #include "onnxc/Conversion/RuntimeChecks.h"
 
 #include "onnxc/Dialect/ONNX/IR/ONNXDialect.h"
+#include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
 #include "onnxc/Support/ProtoConversion.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -146,21 +147,37 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
     }
   }
   t.type = (sequence ? 1 : 0) + (optional ? 2 : 0);
+  // An output whose rank the taken If branch decides: rank -1, returned
+  // boxed (onnx-box-unranked-outputs) and copied out as a plain tensor.
+  static constexpr int32_t kPacked[] = {21, 22, 23, 25, 26};
+  Operation *origin = nullptr;
+  if (what == "output" && !entry.empty())
+    if (auto ret =
+            dyn_cast<func::ReturnOp>(entry.getBody().back().getTerminator()))
+      if (index < ret.getNumOperands())
+        origin = originOfUnrankedValue(ret.getOperand(index));
+  if (auto unranked = dyn_cast<UnrankedTensorType>(type);
+      unranked && isa_and_nonnull<ONNXIfOp>(origin) && !sequence && !optional) {
+    t.rankKnown = false;
+    t.dtype = getONNXDataType(unranked.getElementType());
+    if (t.dtype == 0 || llvm::is_contained(kPacked, t.dtype))
+      return entry.emitError()
+                 << what << " '" << t.name << "' has rank known only at run "
+                 << "time and element type " << unranked.getElementType()
+                 << ", which the runtime does not support for such outputs",
+             failure();
+    return t;
+  }
   auto ranked = dyn_cast<RankedTensorType>(type);
   if (!ranked) {
     InFlightDiagnostic diag =
         entry.emitError()
         << what << " '" << t.name << "' has type " << type
         << ": not supported by the runtime yet, which takes only tensors of "
-           "known rank as model inputs and outputs";
+           "known rank as model inputs and outputs (and outputs whose rank "
+           "the branches of an If decide)";
     // Name the node where the rank got lost: its operands do not fit the
     // operator, or onnxc cannot infer its result from them.
-    Operation *origin = nullptr;
-    if (what == "output" && !entry.empty())
-      if (auto ret = dyn_cast<func::ReturnOp>(
-              entry.getBody().back().getTerminator()))
-        if (index < ret.getNumOperands())
-          origin = originOfUnrankedValue(ret.getOperand(index));
     if (origin) {
       std::string operands;
       llvm::raw_string_ostream os(operands);
@@ -178,7 +195,6 @@ getTensorSignature(func::FuncOp entry, Type type, DictionaryAttr attrs,
                              << ", which is not supported by the runtime yet",
            failure();
   // The API packs the sub-byte types; the runtime does so for tensors only.
-  static constexpr int32_t kPacked[] = {21, 22, 23, 25, 26};
   if ((sequence || optional) && llvm::is_contained(kPacked, t.dtype))
     return entry.emitError() << what << " '" << t.name << "' holds "
                              << ranked.getElementType()

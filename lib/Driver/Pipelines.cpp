@@ -87,6 +87,8 @@ void mlir::onnxc::buildONNXToLinalgPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createONNXDeriveGradients());
   if (graphPasses)
     buildONNXGraphPipeline(pm);
+  // Outputs whose rank the taken If branch decides leave as boxed values.
+  pm.addNestedPass<func::FuncOp>(createONNXBoxUnrankedOutputs());
   ConvertONNXToLinalgOptions convert;
   convert.runtimeChecks = runtimeChecks;
   pm.addPass(createConvertONNXToLinalg(convert));

@@ -980,8 +980,11 @@ static onnxc_status check_value(const sig_tensor *t, int i,
   return ONNXC_OK;
 }
 
+/* A tensor passed as a memref descriptor. An output of rank -1 (its rank
+ * decided by the taken If branch) is a tensor the generated code returns
+ * as a pointer to a tensor value instead. */
 static int is_tensor(const sig_tensor *t) {
-  return t->type == ONNXC_TYPE_TENSOR;
+  return t->type == ONNXC_TYPE_TENSOR && t->rank >= 0;
 }
 
 /* Words of entry `t` in the argument or result block: a descriptor for a
@@ -1100,8 +1103,8 @@ static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
     if (!is_tensor(t)) {
       const onnxc_value *v;
       memcpy(&v, &w[0], sizeof v);
-      if (t->type == ONNXC_TYPE_SEQUENCE || t->type == ONNXC_TYPE_MAP ||
-          t->type == ONNXC_TYPE_SEQUENCE_OF_MAPS) {
+      if (t->type == ONNXC_TYPE_TENSOR || t->type == ONNXC_TYPE_SEQUENCE ||
+          t->type == ONNXC_TYPE_MAP || t->type == ONNXC_TYPE_SEQUENCE_OF_MAPS) {
         copied = copied && onnxc_rt_copy_value(v, &result[i]);
       } else {
         result[i].kind = ONNXC_KIND_OPTIONAL;
@@ -1219,7 +1222,7 @@ static onnxc_status run_tensors(model_table *m, const onnxc_tensor *inputs,
   for (int k = 0; k < m->num_inputs + m->num_outputs; ++k) {
     const sig_tensor *t =
         k < m->num_inputs ? &m->inputs[k] : &m->outputs[k - m->num_inputs];
-    if (!is_tensor(t))
+    if (t->type != ONNXC_TYPE_TENSOR)
       return fail(ONNXC_ERROR_INVALID_ARGUMENT,
                   "%s '%s' is not a tensor: run the model with "
                   "onnxc_run_values",

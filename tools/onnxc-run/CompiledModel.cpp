@@ -185,7 +185,9 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
         continue;
       }
       int rank = rankOf(i);
-      if (rank == -1 && info.isSequence()) {
+      // -1: a sequence's tensors, or an output whose rank the taken If
+      // branch decides.
+      if (rank == -1) {
         info.rankKnown = false;
         rank = 0;
       } else if (rank < 0) {

@@ -651,8 +651,13 @@ int main(int argc, char **argv) {
     auto f = m.lookupSymbol<func::FuncOp>(options.entryName);
     for (unsigned i = 0; i < f.getNumArguments(); ++i)
       f.setArgAttrs(i, ArrayRef<NamedAttribute>());
-    for (unsigned i = 0; i < f.getNumResults(); ++i)
+    for (unsigned i = 0; i < f.getNumResults(); ++i) {
       f.setResultAttrs(i, ArrayRef<NamedAttribute>());
+      // The signature gave it rank -1: returned boxed, even if the graph
+      // passes learn its rank.
+      if (isa<UnrankedTensorType>(f.getResultTypes()[i]))
+        f.setResultAttr(i, "onnxc.box_output", UnitAttr::get(&context));
+    }
     f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                UnitAttr::get(&context));
   };

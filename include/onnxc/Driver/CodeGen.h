@@ -19,7 +19,8 @@ struct ModelSignature {
   struct Tensor {
     std::string name;
     int type = 0;              // ONNXC_TYPE_* of onnxc_runtime.h
-    bool rankKnown = true;     // false: a sequence's items of unknown rank
+    bool rankKnown = true;     // false: a sequence's items, or an output, of
+                               // rank known only at run time
     int32_t dtype;             // onnx TensorProto.DataType
     int32_t keyDtype = 0;      // a map's keys' (0 for the other types)
     std::vector<int64_t> dims; // -1 where dynamic

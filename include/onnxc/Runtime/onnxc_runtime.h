@@ -130,10 +130,12 @@ typedef struct onnxc_value {
 /* The type of a signature entry (onnxc_input_type / onnxc_output_type):
  * its dtype, rank and dims (below) describe the tensor, or the tensors of
  * the sequence. A sequence (optional or not) whose tensors' rank the model
- * leaves open has rank -1. For a map, or a sequence of maps, dtype is the
- * values' dtype, the rank 1 with a dynamic dim (meaning nothing more), and
- * onnxc_{input,output}_key_dtype gives the keys' dtype (-1 for the other
- * types; part of version 2, as maps are). */
+ * leaves open has rank -1, and so has a tensor output whose rank depends on
+ * the branch an If takes (onnxc_run and onnxc_run_values return it as any
+ * tensor, with the rank and shape it got). For a map, or a sequence of maps,
+ * dtype is the values' dtype, the rank 1 with a dynamic dim (meaning nothing
+ * more), and onnxc_{input,output}_key_dtype gives the keys' dtype (-1 for the
+ * other types; part of version 2, as maps are). */
 enum {
   ONNXC_TYPE_TENSOR = 0,
   ONNXC_TYPE_SEQUENCE = 1,          /* sequence of tensors */

@@ -141,6 +141,27 @@ def ONNXPromoteInitializers : Pass<"onnx-promote-initializers", "ModuleOp"> {
   ];
 }
 
+def ONNXBoxUnrankedOutputs
+    : Pass<"onnx-box-unranked-outputs", "func::FuncOp"> {
+  let summary = "Return outputs whose rank is known only at run time as "
+                "boxed values";
+  let description = [{
+    An If whose branches yield tensors of different ranks has a result of
+    unknown rank. When such a result is an output of the function (a result
+    marked `onnxc.box_output`, or of unranked tensor type), it becomes an
+    `!onnx.opt` of the unranked tensor type: each branch wraps the ranked
+    tensor it yields in an `onnx.Optional` (through nested Ifs), which the
+    lowering turns into a tensor value of the runtime (its rank and shape
+    travel with it). The runtime's signature gives such an output rank -1
+    and copies the value out as a plain tensor. A marked result that became
+    ranked in the meantime is boxed alike, so the calling convention stays
+    what the signature said. An unranked output that does not come from
+    If branches (or an If result with other uses) is an error naming the
+    node where its rank is lost.
+  }];
+  let dependentDialects = ["::mlir::onnxc::ONNXDialect"];
+}
+
 def ONNXFoldBatchNorm : Pass<"onnx-fold-batch-norm", "func::FuncOp"> {
   let summary = "Fold inference-mode BatchNormalization into the Conv, Gemm "
                 "or MatMul before it";
