@@ -10,6 +10,9 @@
 // of a destination-style op or of a loop) gets its own clone of the empty
 // tensor and the fill, right before it (before the op of the fill's block
 // that holds it); the first keeps the original where nothing reads it.
+// Broadcasts into an empty tensor (the bias starts of convs: CSE merges
+// those of one bias constant) are unshared alike; a conv kernel then also
+// starts from its own bias and applies its Relu.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,16 +36,17 @@ namespace {
 struct UnshareFillsPass
     : mlir::onnxc::impl::UnshareFillsBase<UnshareFillsPass> {
   void runOnOperation() override {
-    SmallVector<linalg::FillOp> fills;
-    getOperation().walk([&](linalg::FillOp fill) {
-      if (fill.hasPureTensorSemantics() &&
-          fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>() &&
+    SmallVector<linalg::LinalgOp> fills;
+    getOperation().walk([&](linalg::LinalgOp fill) {
+      if (isa<linalg::FillOp, linalg::BroadcastOp>(fill) &&
+          fill.hasPureTensorSemantics() &&
+          fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() &&
           !fill->getResult(0).hasOneUse())
         fills.push_back(fill);
     });
     OpBuilder b(&getContext());
-    for (linalg::FillOp fill : fills) {
-      auto empty = fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
+    for (linalg::LinalgOp fill : fills) {
+      auto empty = fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>();
       Block *block = fill->getBlock();
       auto at = [&](OpOperand *use) {
         return block->findAncestorOpInBlock(*use->getOwner());
@@ -76,7 +80,7 @@ struct UnshareFillsPass
         Operation *emptyClone = b.clone(*empty);
         IRMapping mapping;
         mapping.map(empty.getResult(), emptyClone->getResult(0));
-        Operation *fillClone = b.clone(*fill, mapping);
+        Operation *fillClone = b.clone(*fill.getOperation(), mapping);
         use->set(fillClone->getResult(0));
       }
     }

@@ -60,3 +60,21 @@ func.func @single_use(%a: tensor<4x4xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf3
   %r = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// A bias broadcast shared by two convs (CSE merges the broadcasts of one
+// bias constant): each conv gets its own broadcast of its own empty tensor.
+// CHECK-LABEL: func.func @shared_bias
+// CHECK: %[[E0:.*]] = tensor.empty() : tensor<1x8x5x5xf32>
+// CHECK: %[[B0:.*]] = linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%[[E0]] : tensor<1x8x5x5xf32>) dimensions = [0, 2, 3]
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} outs(%[[B0]] :
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<1x8x5x5xf32>
+// CHECK: %[[B1:.*]] = linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%[[E1]] : tensor<1x8x5x5xf32>) dimensions = [0, 2, 3]
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} outs(%[[B1]] :
+// CHECK-NOT: linalg.broadcast
+func.func @shared_bias(%x: tensor<1x4x5x5xf32>, %w: tensor<8x4x1x1xf32>, %b: tensor<8xf32>) -> (tensor<1x8x5x5xf32>, tensor<1x8x5x5xf32>) {
+  %e = tensor.empty() : tensor<1x8x5x5xf32>
+  %init = linalg.broadcast ins(%b : tensor<8xf32>) outs(%e : tensor<1x8x5x5xf32>) dimensions = [0, 2, 3]
+  %r0 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x4x5x5xf32>, tensor<8x4x1x1xf32>) outs(%init : tensor<1x8x5x5xf32>) -> tensor<1x8x5x5xf32>
+  %r1 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x4x5x5xf32>, tensor<8x4x1x1xf32>) outs(%init : tensor<1x8x5x5xf32>) -> tensor<1x8x5x5xf32>
+  return %r0, %r1 : tensor<1x8x5x5xf32>, tensor<1x8x5x5xf32>
+}

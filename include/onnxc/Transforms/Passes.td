@@ -49,10 +49,10 @@ def UnshareFills : Pass<"onnxc-unshare-fills", "func::FuncOp"> {
   let description = [{
     Runs on tensors right before one-shot bufferization (after the last
     CSE, which merges fills of equal shapes and values). Every user of a
-    shared linalg.fill of a tensor.empty but the first gets its own clone of
-    both, right before it (or before the op of the fill's block that holds
-    it): an op writing into a shared fill in place would otherwise work on
-    a copy of its buffer.
+    shared linalg.fill (or linalg.broadcast: a conv's bias start) of a
+    tensor.empty but the first gets its own clone of both, right before it
+    (or before the op of the fill's block that holds it): an op writing into
+    a shared fill in place would otherwise work on a copy of its buffer.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
