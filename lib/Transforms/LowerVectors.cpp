@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::onnxc {
@@ -111,6 +113,8 @@ struct StridedReadToGather : OpRewritePattern<vector::TransferReadOp> {
 
 /// Marks a register tile's k loop that was unrolled already.
 constexpr llvm::StringLiteral kUnrolledAttr = "onnxc.unrolled";
+/// Marks a register tile's k loop that prefetches the next accumulator.
+constexpr llvm::StringLiteral kAccPrefetchedAttr = "onnxc.acc_prefetched";
 
 struct LowerVectorsPass
     : mlir::onnxc::impl::LowerVectorsBase<LowerVectorsPass> {
@@ -153,6 +157,107 @@ struct LowerVectorsPass
     });
   }
 
+  /// The value `v` has in another iteration of `loop` (`mapping` maps the
+  /// induction variable to its value there): itself when defined outside
+  /// the loop, or a clone (at the builder's insertion point) of the pure
+  /// ops of the loop's body that compute it; null when another op does.
+  static Value nextIterationValue(OpBuilder &b, scf::ForOp loop, Value v,
+                                  IRMapping &mapping) {
+    if (Value known = mapping.lookupOrNull(v))
+      return known;
+    if (!loop->isAncestor(v.getParentBlock()->getParentOp()))
+      return v;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != loop.getBody() ||
+        def->getNumRegions() != 0 || !isPure(def))
+      return nullptr;
+    for (Value operand : def->getOperands())
+      if (!nextIterationValue(b, loop, operand, mapping))
+        return nullptr;
+    b.clone(*def, mapping);
+    return mapping.lookup(v);
+  }
+
+  /// A register tile (a contraction carried in its k loop's only iter_arg)
+  /// whose accumulator is read from memory right before its k loop, inside
+  /// a loop over tiles: the k loop also prefetches, for writing, the
+  /// accumulator of the tile loop's next iteration (the last iteration its
+  /// own), one cache line per step in turn. Between two visits of a tile
+  /// its part of C leaves the caches close to the core (the other tiles of
+  /// the k chunk pass through), and its rows, N elements apart, defeat the
+  /// hardware prefetchers: each tile began with as many misses as it has
+  /// cache lines.
+  void prefetchNextAccumulators() {
+    getOperation().walk([&](vector::ContractionOp contract) {
+      auto kLoop = dyn_cast<scf::ForOp>(contract->getParentOp());
+      if (!kLoop || kLoop.getNumRegionIterArgs() != 1 ||
+          contract.getAcc() != kLoop.getRegionIterArgs()[0] ||
+          kLoop->hasAttr(kAccPrefetchedAttr))
+        return;
+      auto read =
+          kLoop.getInitArgs()[0].getDefiningOp<vector::TransferReadOp>();
+      auto tileLoop = dyn_cast<scf::ForOp>(kLoop->getParentOp());
+      if (!read || !tileLoop || read->getBlock() != kLoop->getBlock())
+        return;
+      auto memrefType = dyn_cast<MemRefType>(read.getBase().getType());
+      VectorType type = read.getVectorType();
+      if (!memrefType || !read.getPermutationMap().isMinorIdentity() ||
+          type.getRank() < 2 || !type.getElementType().isIntOrFloat())
+        return;
+      // Rows along the vector's first dim, the others (but the last) 1.
+      ArrayRef<int64_t> shape = type.getShape();
+      if (llvm::any_of(shape.drop_front().drop_back(),
+                       [](int64_t d) { return d != 1; }))
+        return;
+      int64_t perLine = 512 / type.getElementType().getIntOrFloatBitWidth();
+      int64_t linesPerRow = (shape.back() + perLine - 1) / perLine;
+      int64_t lines = shape.front() * linesPerRow;
+      std::optional<int64_t> lb = getConstantIntValue(tileLoop.getLowerBound()),
+                             ub = getConstantIntValue(tileLoop.getUpperBound()),
+                             step = getConstantIntValue(tileLoop.getStep());
+      if (!lb || !ub || !step || *step <= 0 || *ub - *lb <= *step || lines > 64)
+        return;
+      // The next tile's indices, computed once per tile.
+      OpBuilder b(kLoop);
+      Location loc = read.getLoc();
+      int64_t last = *lb + (*ub - *lb - 1) / *step * *step;
+      Value next = arith::MinUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, tileLoop.getInductionVar(),
+                                arith::ConstantIndexOp::create(b, loc, *step)),
+          arith::ConstantIndexOp::create(b, loc, last));
+      IRMapping mapping;
+      mapping.map(tileLoop.getInductionVar(), next);
+      Value base = nextIterationValue(b, tileLoop, read.getBase(), mapping);
+      SmallVector<Value> indices;
+      for (Value index : read.getIndices())
+        indices.push_back(nextIterationValue(b, tileLoop, index, mapping));
+      if (!base || llvm::is_contained(indices, Value()))
+        return;
+      // Line (k mod lines): row turn / linesPerRow, its part turn mod
+      // linesPerRow.
+      b.setInsertionPointToStart(kLoop.getBody());
+      auto cst = [&](int64_t v) {
+        return arith::ConstantIndexOp::create(b, loc, v);
+      };
+      Value turn =
+          arith::RemUIOp::create(b, loc, kLoop.getInductionVar(), cst(lines));
+      unsigned rowDim = memrefType.getRank() - type.getRank();
+      SmallVector<Value> at(indices);
+      at[rowDim] = arith::AddIOp::create(
+          b, loc, at[rowDim],
+          arith::DivUIOp::create(b, loc, turn, cst(linesPerRow)));
+      at.back() = arith::AddIOp::create(
+          b, loc, at.back(),
+          arith::MulIOp::create(
+              b, loc, arith::RemUIOp::create(b, loc, turn, cst(linesPerRow)),
+              cst(perLine)));
+      memref::PrefetchOp::create(b, loc, base, at, /*isWrite=*/true,
+                                 /*localityHint=*/3, /*isDataCache=*/true);
+      kLoop->setAttr(kAccPrefetchedAttr, UnitAttr::get(kLoop.getContext()));
+    });
+  }
+
   /// Whole register tiles' k loops (a vector.contract of at least 8 x 32
   /// carried in their only iter_arg) unrolled `factor` times: fewer loop
   /// instructions on the FMA ports per FMA. Marked, so that the pass can
@@ -191,6 +296,8 @@ struct LowerVectorsPass
     MLIRContext *ctx = &getContext();
     if (prefetchDistance > 0)
       prefetchContractionRows(prefetchDistance);
+    if (prefetchAccumulators)
+      prefetchNextAccumulators();
     if (unrollK > 1)
       unrollContractionLoops(unrollK);
     // Masked transfers first: vector.mask regions hold one op each, and the

@@ -192,3 +192,56 @@ func.func @unroll_packed(%a: memref<64x256xf32>, %b: memref<4x256x32xf32>,
   }
   return %r : vector<8x1x32xf32>
 }
+
+// A register tile whose accumulator (4 x 1 x 32: 4 rows of two 64-byte
+// lines) is read before its k loop, in a loop over tiles of 4 rows: the k
+// loop also prefetches, for writing, line k mod 8 of the next tile's
+// accumulator (the tile loop's next rows; the last tile its own), once.
+// RUN: onnx-mlir-opt %s --onnxc-lower-vectors="unroll-k=1 prefetch-distance=0" --onnxc-lower-vectors="unroll-k=1 prefetch-distance=0" | FileCheck %s --check-prefix=ACC
+// ACC-LABEL: func.func @prefetch_accumulator
+// ACC-DAG: %[[C4:.*]] = arith.constant 4 : index
+// ACC-DAG: %[[C8:.*]] = arith.constant 8 : index
+// ACC-DAG: %[[C2:.*]] = arith.constant 2 : index
+// ACC-DAG: %[[C16:.*]] = arith.constant 16 : index
+// ACC: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %[[C4]]
+// ACC: %[[STEP:.*]] = arith.addi %[[I]], %[[C4]] : index
+// ACC: %[[NEXT:.*]] = arith.minui %[[STEP]], %[[C8]] : index
+// ACC: %[[ROW0:.*]] = arith.addi %arg3, %[[NEXT]] : index
+// ACC: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// ACC: %[[TURN:.*]] = arith.remui %[[K]], %[[C8]] : index
+// ACC: %[[R:.*]] = arith.divui %[[TURN]], %[[C2]] : index
+// ACC: %[[ROW:.*]] = arith.addi %[[ROW0]], %[[R]] : index
+// ACC: %[[PART:.*]] = arith.remui %[[TURN]], %[[C2]] : index
+// ACC: %[[COL:.*]] = arith.muli %[[PART]], %[[C16]] : index
+// ACC: memref.prefetch %arg2[%[[ROW]], %arg4, %[[COL]]], write, locality<3>, data : memref<64x4x32xf32>
+// ACC-NOT: memref.prefetch
+// ACC: vector.fma
+// ACC: scf.yield
+func.func @prefetch_accumulator(%a: memref<64x256xf32>, %b: memref<256x32xf32>,
+                                %c: memref<64x4x32xf32>, %i0: index, %p: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c12 = arith.constant 12 : index
+  %c256 = arith.constant 256 : index
+  %pad = arith.constant 0.0 : f32
+  scf.for %i = %c0 to %c12 step %c4 {
+    %row = arith.addi %i0, %i : index
+    %acc = vector.transfer_read %c[%row, %p, %c0], %pad {in_bounds = [true, true, true]} : memref<64x4x32xf32>, vector<4x1x32xf32>
+    %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%t = %acc) -> (vector<4x1x32xf32>) {
+      %va = vector.transfer_read %a[%row, %k], %pad {in_bounds = [true, true]} : memref<64x256xf32>, vector<4x1xf32>
+      %vb = vector.transfer_read %b[%k, %c0], %pad {in_bounds = [true, true]} : memref<256x32xf32>, vector<1x32xf32>
+      %vb3 = vector.shape_cast %vb : vector<1x32xf32> to vector<1x1x32xf32>
+      %n = vector.contract {
+             indexing_maps = [affine_map<(k, m, p, n) -> (m, k)>,
+                              affine_map<(k, m, p, n) -> (k, p, n)>,
+                              affine_map<(k, m, p, n) -> (m, p, n)>],
+             iterator_types = ["reduction", "parallel", "parallel", "parallel"],
+             kind = #vector.kind<add>} %va, %vb3, %t
+           : vector<4x1xf32>, vector<1x1x32xf32> into vector<4x1x32xf32>
+      scf.yield %n : vector<4x1x32xf32>
+    }
+    vector.transfer_write %r, %c[%row, %p, %c0] {in_bounds = [true, true, true]} : vector<4x1x32xf32>, memref<64x4x32xf32>
+  }
+  return
+}

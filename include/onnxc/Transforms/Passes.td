@@ -466,6 +466,17 @@ def LowerVectors : Pass<"onnxc-lower-vectors", "func::FuncOp"> {
     filters each, used for 49 positions) waited on them. Loops that already
     prefetch are left alone, so that the pass can run again.
 
+    Then (prefetch-accumulators) a register tile whose accumulator is read
+    from a memref right before its k loop, in a loop over tiles with static
+    bounds, prefetches for writing the accumulator of that loop's next
+    iteration (the last iteration its own): one cache line per k step, line
+    (k mod L) of the L lines (rows x lines per row) of the next tile. The
+    next tile's indices are the read's, with the pure ops of the tile loop
+    that compute them cloned for the next induction variable. Between two
+    visits of a tile (one per k chunk), its rows of C, N elements apart,
+    leave the caches near the core and defeat the hardware prefetchers:
+    each tile began with a miss per line.
+
     Then the k loops of whole register tiles (a contraction of at least
     8 x 32, unit dims aside, carried in the loop's only iter_arg: a packed
     matmul's tiles are 12 x 1 x 32) are unrolled unroll-k
@@ -479,7 +490,10 @@ def LowerVectors : Pass<"onnxc-lower-vectors", "func::FuncOp"> {
            /*default=*/"64",
            "Elements ahead that a register tile prefetches A (0: none)">,
     Option<"unrollK", "unroll-k", "int64_t", /*default=*/"4",
-           "Times a register tile's k loop is unrolled (1: not)">
+           "Times a register tile's k loop is unrolled (1: not)">,
+    Option<"prefetchAccumulators", "prefetch-accumulators", "bool",
+           /*default=*/"true",
+           "Register tiles prefetch the next tile's accumulator">
   ];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::arith::ArithDialect",
