@@ -2,7 +2,8 @@
  *
  * Implements include/onnxc/Runtime/onnxc_runtime.h on top of three symbols
  * that onnxc generates for each model:
- *   onnxc_model_signature  text: one line per input/output (see below)
+ *   onnxc_model_signature  text: one line per input/output (parsed and
+ *                          checked against in onnxc_signature.c)
  *   onnxc_model_messages   the run-time check messages, each ending in NUL,
  *                          the table ending in an empty one
  *   onnxc_model_entry      void (void **args): args[0] -> result memref
@@ -22,6 +23,7 @@
 
 #include "onnxc/Runtime/onnxc_runtime.h"
 #include "onnxc_internal.h"
+#include "onnxc_signature.h"
 
 #include <pthread.h>
 #include <setjmp.h>
@@ -72,33 +74,6 @@ extern void onnxc_rt_device_upload(void *dst, const void *src, size_t bytes)
  * failed), or only waits. */
 extern void onnxc_rt_device_drain(void) __attribute__((weak));
 
-typedef struct {
-  char *name;
-  int type; /* ONNXC_TYPE_*: a tensor's dtype and dims, or its items' */
-  int32_t key_dtype; /* a map's keys' (ONNXC_TYPE_MAP, _SEQUENCE_OF_MAPS) */
-  int32_t dtype;
-  int rank;
-  int64_t *dims;
-  char **dim_names;
-} sig_tensor;
-
-/* A compiled function the runtime runs and what it parsed of its
- * signature: the model, or a training library's evaluation or
- * initialization function. */
-typedef struct model_table {
-  const char *signature;
-  const char *messages;
-  void (*entry)(void **args);
-  void (*init)(void);
-  void (*parse)(void); /* parses this table (a pthread_once routine) */
-  pthread_once_t once;
-  sig_tensor *inputs, *outputs;
-  int num_inputs, num_outputs;
-  int signature_ok;
-  pthread_mutex_t init_lock;
-  int init_done; /* init has run */
-} model_table;
-
 static void parse_model(void);
 static void parse_eval(void);
 static void parse_init(void);
@@ -121,7 +96,7 @@ static model_table *function_table(int which) {
 }
 static __thread char g_error[1024];
 
-static onnxc_status fail(onnxc_status code, const char *fmt, ...) {
+onnxc_status onnxc_rt_error(onnxc_status code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(g_error, sizeof(g_error), fmt, ap);
@@ -294,9 +269,10 @@ static void *allocate_block(size_t size, size_t alignment, int for_host) {
     alignment = 16;
   size_t total;
   if (__builtin_add_overflow(size, sizeof(alloc_header) + alignment, &total)) {
-    fail(ONNXC_ERROR_OUT_OF_MEMORY,
-         "out of memory: a buffer of %zu bytes does not fit the address space",
-         size);
+    onnxc_rt_error(
+        ONNXC_ERROR_OUT_OF_MEMORY,
+        "out of memory: a buffer of %zu bytes does not fit the address space",
+        size);
     abort_run(ONNXC_ERROR_OUT_OF_MEMORY);
   }
   char *raw = NULL;
@@ -318,8 +294,9 @@ static void *allocate_block(size_t size, size_t alignment, int for_host) {
   if (!raw)
     raw = raw_alloc(total);
   if (!raw) {
-    fail(ONNXC_ERROR_OUT_OF_MEMORY,
-         "out of memory: cannot allocate a buffer of %zu bytes", size);
+    onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY,
+                   "out of memory: cannot allocate a buffer of %zu bytes",
+                   size);
     abort_run(ONNXC_ERROR_OUT_OF_MEMORY);
   }
   uintptr_t user = ((uintptr_t)raw + sizeof(alloc_header) + alignment - 1) &
@@ -425,9 +402,6 @@ __attribute__((noreturn)) void onnxc_rt_fail(int32_t message, int64_t v0,
   abort_run(ONNXC_ERROR_RUNTIME);
 }
 
-static size_t dtype_size(int32_t dtype);
-static int dtype_packed_bits(int32_t dtype);
-
 /* Sub-byte element types (int4, uint4, float4e2m1, int2, uint2) travel
  * through the API packed as ONNX packs them: the first element in the
  * lowest bits of a byte. The generated code holds one element per byte (an
@@ -464,7 +438,7 @@ static int dtype_is_signed_packed(int32_t dtype) {
  * a buffer of the run. */
 static void unpack_inputs(const model_table *m, void **args) {
   for (int i = 0; i < m->num_inputs; ++i) {
-    int bits = dtype_packed_bits(m->inputs[i].dtype);
+    int bits = onnxc_rt_dtype_packed_bits(m->inputs[i].dtype);
     if (!bits || m->inputs[i].type != ONNXC_TYPE_TENSOR)
       continue;
     int64_t *w = args[1 + i];
@@ -491,10 +465,10 @@ static void stage_inputs(const model_table *m, void **args) {
   for (int i = 0; i < m->num_inputs; ++i) {
     int64_t *w = args[1 + i];
     int r = m->inputs[i].rank;
-    if (dtype_packed_bits(m->inputs[i].dtype) ||
+    if (onnxc_rt_dtype_packed_bits(m->inputs[i].dtype) ||
         m->inputs[i].type != ONNXC_TYPE_TENSOR)
       continue; /* a copy in a buffer of the run already, or not a tensor */
-    size_t bytes = dtype_size(m->inputs[i].dtype);
+    size_t bytes = onnxc_rt_dtype_size(m->inputs[i].dtype);
     for (int d = 0; d < r; ++d)
       bytes *= (size_t)w[3 + d];
     if (!bytes)
@@ -553,123 +527,18 @@ static onnxc_status call_entry(model_table *m, run_context *run, void **args) {
  * Signature
  *===----------------------------------------------------------------------===*/
 
-static int hexval(char c) {
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  return 0;
-}
-
-/* Decodes a hex token ("-" is the empty string) into a new string, or NULL
- * when out of memory. */
-static char *decode(const char *tok, size_t len) {
-  if (len == 1 && tok[0] == '-')
-    len = 0;
-  char *s = malloc(len / 2 + 1);
-  if (!s)
-    return NULL;
-  for (size_t i = 0; i + 1 < len; i += 2)
-    s[i / 2] = (char)(hexval(tok[i]) * 16 + hexval(tok[i + 1]));
-  s[len / 2] = 0;
-  return s;
-}
-
-static const char *next_token(const char *p, const char **tok, size_t *len) {
-  while (*p == ' ')
-    ++p;
-  *tok = p;
-  while (*p && *p != ' ' && *p != '\n')
-    ++p;
-  *len = (size_t)(p - *tok);
-  return p;
-}
-
-static void free_tables(sig_tensor *tensors, int count) {
-  if (!tensors)
-    return;
-  for (int i = 0; i < count; ++i) {
-    free(tensors[i].name);
-    if (tensors[i].dim_names)
-      for (int d = 0; d < tensors[i].rank; ++d)
-        free(tensors[i].dim_names[d]);
-    free(tensors[i].dims);
-    free(tensors[i].dim_names);
-  }
-  free(tensors);
-}
-
-/* Frees the tables when the library is unloaded (dlclose). */
-static void free_signature(model_table *m) {
-  free_tables(m->inputs, m->num_inputs);
-  free_tables(m->outputs, m->num_outputs);
-  m->inputs = m->outputs = NULL;
-  m->num_inputs = m->num_outputs = -1;
-}
-
 __attribute__((destructor)) static void free_signatures(void) {
-  free_signature(&g_model);
-  free_signature(&g_eval);
-  free_signature(&g_init);
-}
-
-/* Parses the signature; 0 when out of memory (the tables are then empty). */
-static int parse_tables(model_table *m) {
-  const char *p = strchr(m->signature, '\n');
-  int cap = 0;
-  for (const char *q = m->signature; *q; ++q)
-    cap += *q == '\n';
-  m->inputs = calloc((size_t)cap + 1, sizeof(sig_tensor));
-  m->outputs = calloc((size_t)cap + 1, sizeof(sig_tensor));
-  m->num_inputs = m->num_outputs = 0;
-  if (!m->inputs || !m->outputs)
-    return 0;
-  while (p && *p) {
-    if (*p == '\n')
-      ++p;
-    if (!*p)
-      break;
-    char kind = *p++;
-    sig_tensor *t = kind == 'I' ? &m->inputs[m->num_inputs++]
-                                : &m->outputs[m->num_outputs++];
-    const char *tok;
-    size_t len;
-    p = next_token(p, &tok, &len);
-    t->type = (int)strtol(tok, NULL, 10);
-    p = next_token(p, &tok, &len);
-    if (!(t->name = decode(tok, len)))
-      return 0;
-    p = next_token(p, &tok, &len);
-    t->dtype = (int32_t)strtol(tok, NULL, 10);
-    p = next_token(p, &tok, &len);
-    t->key_dtype = (int32_t)strtol(tok, NULL, 10);
-    p = next_token(p, &tok, &len);
-    int rank = (int)strtol(tok, NULL, 10); /* -1: a sequence's unknown rank */
-    t->dims = calloc((size_t)(rank > 0 ? rank : 0) + 1, sizeof(int64_t));
-    t->dim_names = calloc((size_t)(rank > 0 ? rank : 0) + 1, sizeof(char *));
-    if (!t->dims || !t->dim_names)
-      return 0;
-    t->rank = rank;
-    for (int i = 0; i < t->rank; ++i) {
-      p = next_token(p, &tok, &len);
-      t->dims[i] = strtoll(tok, NULL, 10);
-    }
-    for (int i = 0; i < t->rank; ++i) {
-      p = next_token(p, &tok, &len);
-      if (!(t->dim_names[i] = decode(tok, len)))
-        return 0;
-    }
-    p = strchr(p, '\n');
-  }
-  return 1;
+  onnxc_rt_free_signature(&g_model);
+  onnxc_rt_free_signature(&g_eval);
+  onnxc_rt_free_signature(&g_init);
 }
 
 static void parse_signature(model_table *m) {
-  if (m->signature && parse_tables(m)) {
+  if (m->signature && onnxc_rt_parse_tables(m)) {
     m->signature_ok = 1;
     return;
   }
-  free_signature(m);
+  onnxc_rt_free_signature(m);
 }
 static void parse_model(void) { parse_signature(&g_model); }
 static void parse_eval(void) { parse_signature(&g_eval); }
@@ -680,46 +549,6 @@ static void parse_init(void) { parse_signature(&g_init); }
 static int ensure_signature(model_table *m) {
   pthread_once(&m->once, m->parse);
   return m->signature_ok;
-}
-
-static size_t dtype_size(int32_t dtype) {
-  switch (dtype) {
-  case ONNXC_FLOAT: case ONNXC_INT32: case ONNXC_UINT32: return 4;
-  case ONNXC_DOUBLE: case ONNXC_INT64: case ONNXC_UINT64:
-  case ONNXC_STRING: /* a pointer per element */
-  case ONNXC_COMPLEX64: return 8;
-  case ONNXC_COMPLEX128: return 16;
-  case ONNXC_INT16: case ONNXC_UINT16: case ONNXC_FLOAT16:
-  case ONNXC_BFLOAT16: return 2;
-  case ONNXC_INT8: case ONNXC_UINT8: case ONNXC_BOOL:
-  case ONNXC_FLOAT8E4M3FN: case ONNXC_FLOAT8E4M3FNUZ: case ONNXC_FLOAT8E5M2:
-  case ONNXC_FLOAT8E5M2FNUZ: case ONNXC_FLOAT8E8M0:
-  /* The generated code's buffers hold one sub-byte element per byte. */
-  case ONNXC_UINT4: case ONNXC_INT4: case ONNXC_FLOAT4E2M1:
-  case ONNXC_UINT2: case ONNXC_INT2: return 1;
-  default: return 0;
-  }
-}
-
-size_t onnxc_rt_dtype_size(int32_t dtype) { return dtype_size(dtype); }
-
-/* Bits per element of the types packed at the API, 0 for the others. */
-static int dtype_packed_bits(int32_t dtype) {
-  switch (dtype) {
-  case ONNXC_UINT4: case ONNXC_INT4: case ONNXC_FLOAT4E2M1: return 4;
-  case ONNXC_UINT2: case ONNXC_INT2: return 2;
-  default: return 0;
-  }
-}
-
-/* Bytes of `count` elements in the API's layout; 0 on overflow. */
-static int api_bytes(int32_t dtype, int64_t count, int64_t *bytes) {
-  int bits = dtype_packed_bits(dtype);
-  if (bits) {
-    *bytes = count / (8 / bits) + (count % (8 / bits) != 0);
-    return 1;
-  }
-  return !__builtin_mul_overflow(count, (int64_t)dtype_size(dtype), bytes);
 }
 
 EXPORT int onnxc_api_version(void) { return ONNXC_API_VERSION; }
@@ -806,180 +635,6 @@ EXPORT const char *onnxc_last_error(void) { return g_error; }
 /* A memref descriptor: allocated, aligned, offset, sizes[r], strides[r]. */
 static size_t descriptor_words(int rank) { return 3 + 2 * (size_t)rank; }
 
-typedef struct {
-  const char *name;
-  int64_t value;
-} bound_dim;
-
-/* Checks tensor `in` against signature entry `t`: input `i`, or item `item`
- * (>= 0) of its sequence. Symbolic dims bind across the inputs' tensors
- * (not across a sequence's items, whose shapes may differ). */
-static onnxc_status check_tensor(int i, int item, const sig_tensor *t,
-                                 const onnxc_tensor *in, bound_dim *bound,
-                                 int *num_bound) {
-  char what[96];
-  if (item < 0)
-    snprintf(what, sizeof what, "input %d ('%s')", i, t->name);
-  else
-    snprintf(what, sizeof what, "item %d of input %d ('%s')", item, i,
-             t->name);
-  if (in->dtype != t->dtype)
-    return fail(ONNXC_ERROR_DTYPE, "%s has element type %d, the model expects %d",
-                what, in->dtype, t->dtype);
-  if (t->rank >= 0 && in->rank != t->rank)
-    return fail(ONNXC_ERROR_RANK, "%s has rank %d, the model expects %d", what,
-                in->rank, t->rank);
-  if (in->rank < 0)
-    return fail(ONNXC_ERROR_RANK, "%s has rank %d", what, in->rank);
-  if (in->rank > 0 && !in->shape)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s has a null shape", what);
-  int64_t count = 1;
-  for (int d = 0; d < in->rank; ++d) {
-    int64_t v = in->shape[d];
-    if (v < 0)
-      return fail(ONNXC_ERROR_SHAPE, "%s has negative dim %d", what, d);
-    if (t->rank >= 0 && t->dims[d] >= 0 && v != t->dims[d])
-      return fail(ONNXC_ERROR_SHAPE,
-                  "%s has size %lld in dim %d, the model expects %lld", what,
-                  (long long)v, d, (long long)t->dims[d]);
-    if (item < 0 && t->dims[d] < 0 && t->dim_names[d][0]) {
-      int found = 0;
-      for (int k = 0; k < *num_bound; ++k)
-        if (!strcmp(bound[k].name, t->dim_names[d])) {
-          found = 1;
-          if (bound[k].value != v)
-            return fail(ONNXC_ERROR_SHAPE,
-                        "%s gives dim '%s' the size %lld, an earlier input "
-                        "gave it %lld",
-                        what, t->dim_names[d], (long long)v,
-                        (long long)bound[k].value);
-        }
-      if (!found) {
-        bound[*num_bound].name = t->dim_names[d];
-        bound[*num_bound].value = v;
-        ++*num_bound;
-      }
-    }
-    if (__builtin_mul_overflow(count, v, &count))
-      return fail(ONNXC_ERROR_SHAPE, "%s has more elements than fit in 64 bits",
-                  what);
-  }
-  int64_t bytes;
-  if (!api_bytes(t->dtype, count, &bytes) ||
-      (uint64_t)bytes > (uint64_t)PTRDIFF_MAX)
-    return fail(ONNXC_ERROR_SHAPE, "%s has more bytes than the address space",
-                what);
-  if (count > 0 && !in->data)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s has null data", what);
-  return ONNXC_OK;
-}
-
-static const char *kind_name(int32_t kind) {
-  return kind == ONNXC_KIND_TENSOR     ? "a tensor"
-         : kind == ONNXC_KIND_SEQUENCE ? "a sequence"
-         : kind == ONNXC_KIND_OPTIONAL ? "an optional"
-         : kind == ONNXC_KIND_MAP      ? "a map"
-                                       : "of no known kind";
-}
-
-/* Checks map `m` (input `i`, item `item` of it when >= 0) against entry
- * `t`: two 1-D tensors of the keys' and the values' dtypes, one length. */
-static onnxc_status check_map(int i, int item, const sig_tensor *t,
-                              const onnxc_value *m) {
-  char what[96];
-  if (item < 0)
-    snprintf(what, sizeof what, "input %d ('%s')", i, t->name);
-  else
-    snprintf(what, sizeof what, "item %d of input %d ('%s')", item, i,
-             t->name);
-  if (m->kind != ONNXC_KIND_MAP)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s is %s, the model expects a "
-                "map", what, kind_name(m->kind));
-  if (m->num_items != 2 || !m->items ||
-      m->items[0].kind != ONNXC_KIND_TENSOR ||
-      m->items[1].kind != ONNXC_KIND_TENSOR)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "%s is a map without its two "
-                "tensors (keys, values)", what);
-  const onnxc_tensor *k = &m->items[0].tensor, *v = &m->items[1].tensor;
-  if (k->dtype != t->key_dtype || v->dtype != t->dtype)
-    return fail(ONNXC_ERROR_DTYPE, "%s maps element type %d to %d, the model "
-                "expects %d to %d", what, k->dtype, v->dtype, t->key_dtype,
-                t->dtype);
-  if (k->rank != 1 || v->rank != 1 || !k->shape || !v->shape ||
-      k->shape[0] != v->shape[0] || k->shape[0] < 0 ||
-      (k->shape[0] && (!k->data || !v->data)))
-    return fail(ONNXC_ERROR_SHAPE, "%s: keys and values must be 1-D tensors "
-                "of one length, with data", what);
-  return ONNXC_OK;
-}
-
-/* Checks input value `v` against its signature entry; *handle is what the
- * generated code gets for a sequence or an optional. */
-static onnxc_status check_value(const sig_tensor *t, int i,
-                                const onnxc_value *v, bound_dim *bound,
-                                int *num_bound, void **handle) {
-  int optional = t->type == ONNXC_TYPE_OPTIONAL_TENSOR ||
-                 t->type == ONNXC_TYPE_OPTIONAL_SEQUENCE;
-  int sequence = t->type == ONNXC_TYPE_SEQUENCE ||
-                 t->type == ONNXC_TYPE_OPTIONAL_SEQUENCE;
-  *handle = NULL;
-  if (optional) {
-    if (v->kind != ONNXC_KIND_OPTIONAL)
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                  "input %d ('%s') is %s, the model expects an optional", i,
-                  t->name, kind_name(v->kind));
-    if (v->num_items > 1 || (v->num_items && !v->items))
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                  "input %d ('%s') is an optional with %zu items (0 or 1, "
-                  "with items set)",
-                  i, t->name, v->num_items);
-    if (!v->num_items)
-      return ONNXC_OK;
-    v = v->items;
-  }
-  if (t->type == ONNXC_TYPE_MAP) {
-    *handle = (void *)(uintptr_t)v;
-    return check_map(i, -1, t, v);
-  }
-  if (t->type == ONNXC_TYPE_SEQUENCE_OF_MAPS) {
-    if (v->kind != ONNXC_KIND_SEQUENCE || (v->num_items && !v->items))
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT, "input %d ('%s') is %s, the "
-                  "model expects a sequence of maps", i, t->name,
-                  kind_name(v->kind));
-    *handle = (void *)(uintptr_t)v;
-    for (size_t k = 0; k < v->num_items; ++k) {
-      onnxc_status s = check_map(i, (int)k, t, &v->items[k]);
-      if (s != ONNXC_OK)
-        return s;
-    }
-    return ONNXC_OK;
-  }
-  int32_t want = sequence ? ONNXC_KIND_SEQUENCE : ONNXC_KIND_TENSOR;
-  if (v->kind != want)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                "input %d ('%s') %sis %s, the model expects %s", i, t->name,
-                optional ? "holds a value that " : "", kind_name(v->kind),
-                kind_name(want));
-  *handle = (void *)(uintptr_t)v; /* read only by the generated code */
-  if (!sequence)
-    return check_tensor(i, -1, t, &v->tensor, bound, num_bound);
-  if (v->num_items && !v->items)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                "input %d ('%s') is a sequence with null items", i, t->name);
-  for (size_t k = 0; k < v->num_items; ++k) {
-    if (v->items[k].kind != ONNXC_KIND_TENSOR)
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                  "item %zu of input %d ('%s') is %s, the model expects a "
-                  "tensor",
-                  k, i, t->name, kind_name(v->items[k].kind));
-    onnxc_status s =
-        check_tensor(i, (int)k, t, &v->items[k].tensor, bound, num_bound);
-    if (s != ONNXC_OK)
-      return s;
-  }
-  return ONNXC_OK;
-}
-
 /* A tensor passed as a memref descriptor. An output of rank -1 (its rank
  * decided by the taken If branch) is a tensor the generated code returns
  * as a pointer to a tensor value instead. */
@@ -1005,33 +660,35 @@ static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
                                size_t *num_outputs) {
   g_error[0] = 0;
   if (!outputs || !num_outputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "outputs pointers are null");
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                          "outputs pointers are null");
   *outputs = NULL;
   *num_outputs = 0;
   if (!ensure_signature(m))
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY,
-                "out of memory reading the model's signature");
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY,
+                          "out of memory reading the model's signature");
   if (num_inputs != (size_t)m->num_inputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                "the model takes %d inputs, %zu given", m->num_inputs,
-                num_inputs);
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                          "the model takes %d inputs, %zu given", m->num_inputs,
+                          num_inputs);
   if (num_inputs && !inputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
 
   size_t total_dims = 0;
   for (int i = 0; i < m->num_inputs; ++i)
     total_dims += (size_t)(m->inputs[i].rank > 0 ? m->inputs[i].rank : 0);
-  bound_dim *bound = calloc(total_dims + 1, sizeof(bound_dim));
+  onnxc_rt_bound_dim *bound =
+      calloc(total_dims + 1, sizeof(onnxc_rt_bound_dim));
   void **handles = calloc((size_t)m->num_inputs + 1, sizeof(void *));
   if (!bound || !handles) {
     free(bound);
     free(handles);
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   int num_bound = 0;
   for (int i = 0; i < m->num_inputs; ++i) {
-    onnxc_status s = check_value(&m->inputs[i], i, &inputs[i], bound,
-                                 &num_bound, &handles[i]);
+    onnxc_status s = onnxc_rt_check_value(&m->inputs[i], i, &inputs[i], bound,
+                                          &num_bound, &handles[i]);
     if (s != ONNXC_OK) {
       free(bound);
       free(handles);
@@ -1056,7 +713,7 @@ static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
     free(result);
     free(run);
     free(handles);
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   int64_t *results = words + in_words;
   args[0] = results;
@@ -1168,7 +825,7 @@ static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
      * gave. Move the data to the start of its own block so that
      * onnxc_free_values releases it. The element count fits: the buffer
      * exists. */
-    size_t bytes = dtype_size(t->dtype);
+    size_t bytes = onnxc_rt_dtype_size(t->dtype);
     for (int d = 0; d < r; ++d)
       bytes *= (size_t)shape[d];
     if (t->dtype == ONNXC_STRING) {
@@ -1177,19 +834,21 @@ static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
     }
     void *aligned;
     memcpy(&aligned, &w[1], sizeof(void *));
-    char *data = (char *)aligned + w[2] * (int64_t)dtype_size(t->dtype);
+    char *data =
+        (char *)aligned + w[2] * (int64_t)onnxc_rt_dtype_size(t->dtype);
     void *own = result[i].tensor.data;
     if (data != own && own && bytes)
       memmove(own, data, bytes);
-    if (dtype_packed_bits(t->dtype) && own)
-      pack_elements_in_place(own, (int64_t)bytes, dtype_packed_bits(t->dtype));
+    if (onnxc_rt_dtype_packed_bits(t->dtype) && own)
+      pack_elements_in_place(own, (int64_t)bytes,
+                             onnxc_rt_dtype_packed_bits(t->dtype));
     w += descriptor_words(r);
   }
   free(words);
   free(args);
   if (!copied) {
     free_value_array(result, m->num_outputs);
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   *outputs = result;
   *num_outputs = (size_t)m->num_outputs;
@@ -1213,34 +872,35 @@ static onnxc_status run_tensors(model_table *m, const onnxc_tensor *inputs,
                                 size_t *num_outputs) {
   g_error[0] = 0;
   if (!outputs || !num_outputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "outputs pointers are null");
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                          "outputs pointers are null");
   *outputs = NULL;
   *num_outputs = 0;
   if (!ensure_signature(m))
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY,
-                "out of memory reading the model's signature");
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY,
+                          "out of memory reading the model's signature");
   for (int k = 0; k < m->num_inputs + m->num_outputs; ++k) {
     const sig_tensor *t =
         k < m->num_inputs ? &m->inputs[k] : &m->outputs[k - m->num_inputs];
     if (t->type != ONNXC_TYPE_TENSOR)
-      return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                  "%s '%s' is not a tensor: run the model with "
-                  "onnxc_run_values",
-                  k < m->num_inputs ? "input" : "output", t->name);
+      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                            "%s '%s' is not a tensor: run the model with "
+                            "onnxc_run_values",
+                            k < m->num_inputs ? "input" : "output", t->name);
   }
   if (num_inputs != (size_t)m->num_inputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT,
-                "the model takes %d inputs, %zu given", m->num_inputs,
-                num_inputs);
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                          "the model takes %d inputs, %zu given", m->num_inputs,
+                          num_inputs);
   if (num_inputs && !inputs)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT, "inputs is null");
   onnxc_value *values = calloc(num_inputs + 1, sizeof(onnxc_value));
   onnxc_tensor *result =
       calloc((size_t)m->num_outputs + 1, sizeof(onnxc_tensor));
   if (!values || !result) {
     free(values);
     free(result);
-    return fail(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+    return onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   }
   for (size_t i = 0; i < num_inputs; ++i) {
     values[i].kind = ONNXC_KIND_TENSOR;
@@ -1274,8 +934,9 @@ onnxc_status onnxc_rt_run_function(int which, const onnxc_tensor *inputs,
   model_table *m = function_table(which);
   g_error[0] = 0;
   if (!m || !ensure_signature(m) || !m->entry || !m->init)
-    return fail(ONNXC_ERROR_INVALID_ARGUMENT, "the library has no %s function",
-                which == ONNXC_RT_EVAL ? "evaluation" : "initialization");
+    return onnxc_rt_error(
+        ONNXC_ERROR_INVALID_ARGUMENT, "the library has no %s function",
+        which == ONNXC_RT_EVAL ? "evaluation" : "initialization");
   return run_tensors(m, inputs, num_inputs, outputs, num_outputs);
 }
 int onnxc_rt_function_num(int which, int output) {
@@ -1322,8 +983,8 @@ void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
   const int64_t *sizes = &s[3], *src_strides = &s[3 + rank],
                 *dst_strides = &d[3 + rank];
   if (rank > 64) {
-    fail(ONNXC_ERROR_RUNTIME, "memref copy of rank %lld (at most 64)",
-         (long long)rank);
+    onnxc_rt_error(ONNXC_ERROR_RUNTIME, "memref copy of rank %lld (at most 64)",
+                   (long long)rank);
     abort_run(ONNXC_ERROR_RUNTIME);
   }
   /* Merge each dim into the previous one where both sides are contiguous
