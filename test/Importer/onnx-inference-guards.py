@@ -60,6 +60,12 @@
 # RUN: not onnxc %t/pool.onnx -o %t/pool.so 2>&1 | FileCheck %s --check-prefix=POOL
 # POOL: the rank is unknown from node 'pool' (AveragePool) on, whose operands (tensor<1x1x4x4xf32>)
 
+# ConvTranspose's inference read dim 1 of a 1-D filter when kernel_shape was
+# given (found by onnxc-fuzz-import): the filter's rank must be the data's.
+# RUN: %python %s convtranspose-w-rank1 %t/convt.onnx
+# RUN: not onnxc %t/convt.onnx -o %t/convt.so 2>&1 | FileCheck %s --check-prefix=CONVT
+# CONVT: the rank is unknown from node 'convt' (ConvTranspose) on, whose operands (tensor<1x3x7x6xf32>, tensor<4xf32>)
+
 # Sub's data propagation read the first element of the empty shape data of
 # a scalar's Shape. It now imports.
 # RUN: %python %s shape-data %t/shape-data.onnx
@@ -158,6 +164,14 @@ elif case == "pool-stride0":
                               kernel_shape=[2, 1], strides=[2, 0])]
     inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT,
                                             [1, 1, 4, 4])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+elif case == "convtranspose-w-rank1":
+    nodes = [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="convt",
+                              kernel_shape=[3, 3], strides=[3, 2],
+                              pads=[1, 1, 1, 1], output_padding=[1, 1])]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                            [1, 3, 7, 6]),
+              helper.make_tensor_value_info("w", TensorProto.FLOAT, [4])]
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
 elif case == "gemm-rank1":
     nodes = [helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm")]

@@ -142,8 +142,14 @@ bool convPoolAttributesFit(const std::string &key,
   int64_t pads = attrLength(ctx, "pads");
   if (pads >= 0 && pads != 2 * spatial)
     return false;
-  if (weights > 0 && !ctx.getAttribute("kernel_shape"))
-    return inputRank(ctx, weights) == rank;
+  // The filter has the data's rank (ConvTranspose's inference reads its
+  // dim 1 whenever it has a shape); without kernel_shape it must have one.
+  if (weights > 0) {
+    int64_t filterRank = inputRank(ctx, weights);
+    if (filterRank >= 0 ? filterRank != rank
+                        : !ctx.getAttribute("kernel_shape"))
+      return false;
+  }
   return true;
 }
 
