@@ -31,18 +31,17 @@ LogicalResult ModelImporter::getSchemaFunction(onnx::NodeProto &node,
   const ONNXOpInfo *info = lookupONNXOpInfo("", node.op_type());
   if (!info)
     return failure();
-  const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
-      node.op_type(), info->sinceVersion, "");
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), info->sinceVersion, "");
   if (!schema)
     return failure();
   for (const auto &entry : schema->attributes()) {
     const std::string &name = entry.first;
     const onnx::OpSchema::Attribute &attr = entry.second;
-    bool present = llvm::any_of(node.attribute(), [&](const auto &a) {
-      return a.name() == name;
-    });
-    if (!present && attr.default_value.type() !=
-                        onnx::AttributeProto::UNDEFINED)
+    bool present = llvm::any_of(
+        node.attribute(), [&](const auto &a) { return a.name() == name; });
+    if (!present &&
+        attr.default_value.type() != onnx::AttributeProto::UNDEFINED)
       *node.add_attribute() = attr.default_value;
   }
   try {
@@ -71,9 +70,9 @@ LogicalResult ModelImporter::getSchemaFunction(onnx::NodeProto &node,
 
 /// Replaces attribute references (ref_attr_name) in `nodes`, and in their
 /// subgraphs, by the caller's attributes; unset references are dropped.
-static void bindAttributeRefs(
-    google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
-    const onnx::NodeProto &caller) {
+static void
+bindAttributeRefs(google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes,
+                  const onnx::NodeProto &caller) {
   for (onnx::NodeProto &n : nodes) {
     google::protobuf::RepeatedPtrField<onnx::AttributeProto> attrs;
     for (onnx::AttributeProto &attr : *n.mutable_attribute()) {
@@ -176,8 +175,8 @@ LogicalResult ModelImporter::inlineFunction(onnx::NodeProto &node,
   std::function<void(onnx::NodeProto &)> rewrite;
   std::function<void(onnx::GraphProto &)> rewriteGraph =
       [&](onnx::GraphProto &g) {
-        for (auto *infos : {g.mutable_input(), g.mutable_output(),
-                            g.mutable_value_info()})
+        for (auto *infos :
+             {g.mutable_input(), g.mutable_output(), g.mutable_value_info()})
           for (onnx::ValueInfoProto &vi : *infos)
             vi.set_name(mapName(vi.name()));
         for (onnx::TensorProto &t : *g.mutable_initializer())
@@ -222,4 +221,3 @@ LogicalResult ModelImporter::inlineFunction(onnx::NodeProto &node,
   }
   return success();
 }
-

@@ -123,8 +123,7 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
         Value v = name.empty() ? Value() : lookup(name);
         return v ? v.getType() : Type();
       };
-      if (failed(buildFunctionExpansion(node, version, typeOf, body,
-                                        reason))) {
+      if (failed(buildFunctionExpansion(node, version, typeOf, body, reason))) {
         noteUnsupported(node, domain, version,
                         node.op_type() + "-" + std::to_string(version) + " " +
                             reason);
@@ -205,8 +204,7 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
       usable = false;
       noteUnsupported(node, domain, opset,
                       "the operator is not defined at this opset");
-    } else if (schema->since_version() < info->sinceVersion &&
-               domain.empty()) {
+    } else if (schema->since_version() < info->sinceVersion && domain.empty()) {
       usable = upgradeToDialect(node, version, *info);
     } else if (schema->since_version() != info->sinceVersion) {
       usable = false;
@@ -254,8 +252,7 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
     if (param.getOption() == ONNXParamOption::Variadic) {
       for (; pos < size_t(node.input_size()); ++pos) {
         if (node.input(pos).empty()) {
-          emitError(loc) << "node " << nodeLabel(node) << " ("
-                         << node.op_type()
+          emitError(loc) << "node " << nodeLabel(node) << " (" << node.op_type()
                          << ") leaves an input of variadic '" << param.name
                          << "' empty";
           return failure();
@@ -264,7 +261,8 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
           return failure();
       }
     } else {
-      bool present = pos < size_t(node.input_size()) && !node.input(pos).empty();
+      bool present =
+          pos < size_t(node.input_size()) && !node.input(pos).empty();
       if (present && failed(take(pos)))
         return failure();
       if (!present && param.getOption() == ONNXParamOption::Single) {
@@ -298,8 +296,8 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
     int32_t count = 0;
     auto add = [&](size_t i) {
       auto it = valueTypes.find(node.output(i));
-      Type type = it == valueTypes.end() ? Type()
-                                         : convertTypeProto(ctx, it->second);
+      Type type =
+          it == valueTypes.end() ? Type() : convertTypeProto(ctx, it->second);
       state.addTypes(type ? type : builder.getNoneType());
       resultNames.push_back(node.output(i));
       ++count;
@@ -324,8 +322,7 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
   if (pos < size_t(node.output_size())) {
     emitError(loc) << "node " << nodeLabel(node) << " (" << node.op_type()
                    << ") has " << node.output_size() << " outputs, "
-                   << node.op_type() << " has at most "
-                   << info->outputs.size();
+                   << node.op_type() << " has at most " << info->outputs.size();
     return failure();
   }
   if (info->attrSizedResults)
@@ -339,9 +336,9 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
     const ONNXAttrInfo *attrInfo = info->findAttr(attr.name());
     if (!attrInfo) {
       emitError(loc) << "node " << nodeLabel(node) << " (" << node.op_type()
-                     << ") has attribute '" << attr.name()
-                     << "', which " << node.op_type() << "-"
-                     << info->sinceVersion << " does not define";
+                     << ") has attribute '" << attr.name() << "', which "
+                     << node.op_type() << "-" << info->sinceVersion
+                     << " does not define";
       return failure();
     }
     if (attrInfo->isGraph()) {
@@ -362,8 +359,7 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
     if (attrInfo.required && !attrInfo.isGraph() &&
         !state.attributes.get(getODSAttrName(state.name, attrInfo.name))) {
       emitError(loc) << "node " << nodeLabel(node) << " (" << node.op_type()
-                     << ") lacks required attribute '" << attrInfo.name
-                     << "'";
+                     << ") lacks required attribute '" << attrInfo.name << "'";
       return failure();
     }
   if (info->mnemonic == StringRef("Constant"))
@@ -397,9 +393,8 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
 
   // Results whose type the model does not state: ask the schema.
   bool missing = llvm::any_of(op->getResultTypes(), llvm::IsaPred<NoneType>);
-  bool unranked = llvm::any_of(op->getResultTypes(), [](Type t) {
-    return isa<UnrankedTensorType>(t);
-  });
+  bool unranked = llvm::any_of(
+      op->getResultTypes(), [](Type t) { return isa<UnrankedTensorType>(t); });
   if (missing || unranked) {
     std::string error;
     FailureOr<SmallVector<Type>> inferred = inferTypesFromSchema(op, error);
@@ -408,9 +403,9 @@ LogicalResult ModelImporter::importNode(onnx::NodeProto &node) {
         result.setType(refineType(result.getType(), type));
     for (auto [i, result] : llvm::enumerate(op->getResults()))
       if (isa<NoneType>(result.getType())) {
-        emitError(loc) << "cannot infer the type of output '"
-                       << resultNames[i] << "' of node " << nodeLabel(node)
-                       << " (" << node.op_type() << ")"
+        emitError(loc) << "cannot infer the type of output '" << resultNames[i]
+                       << "' of node " << nodeLabel(node) << " ("
+                       << node.op_type() << ")"
                        << (error.empty() ? "" : ": " + error);
         return failure();
       }

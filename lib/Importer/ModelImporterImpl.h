@@ -1,4 +1,5 @@
-//===- ModelImporterImpl.h - The importer's state, shared by its files -*- C++ -*-===//
+//===- ModelImporterImpl.h - The importer's state, shared by its files -*- C++
+//-*-===//
 //
 // The ModelImporter class (one per imported model) and the opset tables it
 // consults. ModelImporter.cpp holds the opsets, types, graphs and the entry
@@ -28,7 +29,6 @@
 
 namespace mlir::onnxc::importer {
 
-
 /// The newest ai.onnx opset whose operator versions the dialect models.
 inline constexpr int kDialectOpset = 17;
 
@@ -48,7 +48,7 @@ inline const OpsetChange kOpsetChanges[] = {
 /// dialect's op, of version `dialectVersion`, models it: no version after
 /// the dialect's up to `opset` changed more than type constraints.
 inline std::pair<int, bool> classifyNewerVersion(StringRef opType, int opset,
-                                          int dialectVersion) {
+                                                 int dialectVersion) {
   int version = 0;
   bool modelled = true;
   for (const OpsetChange &change : kOpsetChanges) {
@@ -56,8 +56,7 @@ inline std::pair<int, bool> classifyNewerVersion(StringRef opType, int opset,
       continue;
     if (change.version > version)
       version = change.version;
-    if (change.version > dialectVersion &&
-        change.kind != ChangeKind::TypesOnly)
+    if (change.version > dialectVersion && change.kind != ChangeKind::TypesOnly)
       modelled = false;
   }
   return {version, modelled};
@@ -176,8 +175,8 @@ private:
       return true;
     AdapterContext adapter = makeAdapterContext();
     std::string reason;
-    if (succeeded(upgradeNode(node, version, info.sinceVersion, adapter,
-                              reason)))
+    if (succeeded(
+            upgradeNode(node, version, info.sinceVersion, adapter, reason)))
       return true;
     noteUnsupported(node, "", version, reason);
     return false;
@@ -203,9 +202,9 @@ private:
         [this](StringRef name) -> std::optional<SmallVector<int64_t>> {
       Value v = name.empty() ? Value() : lookup(name);
       auto cst = v ? v.getDefiningOp<ONNXConstantOp>() : ONNXConstantOp();
-      auto dense = cst ? dyn_cast_or_null<DenseIntElementsAttr>(
-                             cst.getValueAttr())
-                       : DenseIntElementsAttr();
+      auto dense =
+          cst ? dyn_cast_or_null<DenseIntElementsAttr>(cst.getValueAttr())
+              : DenseIntElementsAttr();
       if (!dense)
         return std::nullopt;
       SmallVector<int64_t> values;
@@ -219,8 +218,8 @@ private:
     };
     ctx.makeInt64Constant = [this](ArrayRef<int64_t> values) {
       std::string name = "onnxc.adapted." + std::to_string(adaptedCounter++);
-      auto type = RankedTensorType::get({int64_t(values.size())},
-                                        builder.getI64Type());
+      auto type =
+          RankedTensorType::get({int64_t(values.size())}, builder.getI64Type());
       OperationState state(fileLoc(), "onnx.Constant");
       state.addAttribute("value", DenseElementsAttr::get(type, values));
       state.addTypes(type);
@@ -252,7 +251,6 @@ private:
   unsigned inlineCounter = 0;
   unsigned adaptedCounter = 0;
 };
-
 
 } // namespace mlir::onnxc::importer
 

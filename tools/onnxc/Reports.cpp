@@ -90,13 +90,11 @@ LogicalResult printNodeDiagnostic(Diagnostic &diag) {
     return prefix;
   };
   auto print = [&](Diagnostic &d) {
-    StringRef severity = d.getSeverity() == DiagnosticSeverity::Error
-                             ? "error"
-                         : d.getSeverity() == DiagnosticSeverity::Warning
-                             ? "warning"
-                             : d.getSeverity() == DiagnosticSeverity::Note
-                                   ? "note"
-                                   : "remark";
+    StringRef severity =
+        d.getSeverity() == DiagnosticSeverity::Error     ? "error"
+        : d.getSeverity() == DiagnosticSeverity::Warning ? "warning"
+        : d.getSeverity() == DiagnosticSeverity::Note    ? "note"
+                                                         : "remark";
     llvm::errs() << describe(d.getLocation()) << ": " << severity << ": "
                  << d.str() << "\n";
   };

@@ -376,7 +376,6 @@ mlir::onnxc::inference::inferTreeEnsemble(Operation *op) {
                            scores(classes, Float32Type::get(ctx))};
 }
 
-
 /// The ai.onnx.ml ops whose libonnx 1.12 rules give no shape (or no rule),
 /// with the shapes the lowering (lib/Conversion/ONNXToLinalg/ML*.cpp,
 /// Maps.cpp) produces. X [F] counts as one row (onnxruntime). A result whose
@@ -384,12 +383,11 @@ mlir::onnxc::inference::inferTreeEnsemble(Operation *op) {
 /// given where the op fixes it).
 std::optional<SmallVector<Type>>
 mlir::onnxc::inference::inferML(Operation *op) {
-  if (!isa<ONNXMLArrayFeatureExtractorOp, ONNXMLOneHotEncoderOp,
-           ONNXMLScalerOp, ONNXMLNormalizerOp, ONNXMLImputerOp,
-           ONNXMLBinarizerOp, ONNXMLFeatureVectorizerOp,
-           ONNXMLLinearRegressorOp, ONNXMLSVMRegressorOp,
-           ONNXMLLinearClassifierOp, ONNXMLSVMClassifierOp,
-           ONNXMLLabelEncoderOp, ONNXMLCategoryMapperOp,
+  if (!isa<ONNXMLArrayFeatureExtractorOp, ONNXMLOneHotEncoderOp, ONNXMLScalerOp,
+           ONNXMLNormalizerOp, ONNXMLImputerOp, ONNXMLBinarizerOp,
+           ONNXMLFeatureVectorizerOp, ONNXMLLinearRegressorOp,
+           ONNXMLSVMRegressorOp, ONNXMLLinearClassifierOp,
+           ONNXMLSVMClassifierOp, ONNXMLLabelEncoderOp, ONNXMLCategoryMapperOp,
            ONNXMLDictVectorizerOp, ONNXMLCastMapOp, ONNXMLZipMapOp>(op))
     return std::nullopt;
   MLIRContext *ctx = op->getContext();
@@ -416,7 +414,9 @@ mlir::onnxc::inference::inferML(Operation *op) {
     return one(elem ? withElementType(xType, elem) : Type());
   }
   if (isa<ONNXMLCategoryMapperOp>(op)) {
-    Type elem = isa<StringType>(xElem) ? i64 : xElem.isInteger(64) ? str : Type();
+    Type elem = isa<StringType>(xElem) ? i64
+                : xElem.isInteger(64)  ? str
+                                       : Type();
     return one(elem ? withElementType(xType, elem) : Type());
   }
   // OneHotEncoder: X's shape + [number of categories].
@@ -460,9 +460,10 @@ mlir::onnxc::inference::inferML(Operation *op) {
     auto map = dyn_cast<MapType>(dv.getX().getType());
     if (!map)
       return one(Type());
-    int64_t v = dv.getStringVocabularyAttr()  ? dv.getStringVocabularyAttr().size()
-                : dv.getInt64VocabularyAttr() ? dv.getInt64VocabularyAttr().size()
-                                              : dyn;
+    int64_t v =
+        dv.getStringVocabularyAttr()  ? dv.getStringVocabularyAttr().size()
+        : dv.getInt64VocabularyAttr() ? dv.getInt64VocabularyAttr().size()
+                                      : dyn;
     return one(RankedTensorType::get({1, v}, map.getValueType()));
   }
   // CastMap: [1, n] (DENSE: the map's size) or [1, max_map] (SPARSE).
@@ -522,7 +523,9 @@ mlir::onnxc::inference::inferML(Operation *op) {
     int64_t coef = count(lc.getCoefficientsAttr());
     int64_t bias = count(lc.getInterceptsAttr());
     int64_t f = x && x.getRank() >= 1 ? x.getDimSize(x.getRank() - 1) : dyn;
-    int64_t t = bias ? bias : !ShapedType::isDynamic(f) && f > 0 ? coef / f : dyn;
+    int64_t t = bias                                 ? bias
+                : !ShapedType::isDynamic(f) && f > 0 ? coef / f
+                                                     : dyn;
     int64_t cols = t == 1 ? (numLabels == 2 ? 2 : 1) : t >= 1 ? t : dyn;
     return SmallVector<Type>{labels(lc.getClasslabelsStringsAttr()),
                              matrix(cols)};
@@ -538,8 +541,7 @@ mlir::onnxc::inference::inferML(Operation *op) {
   // liblinear (no support vectors) and Platt probabilities: a score per
   // class; two classes: [N, 2]; else one per pair of classes.
   int64_t cols = c < 1 ? dyn
-                 : vectors == 0 || (c >= 2 && svc.getProbAAttr()) || c == 2
-                     ? c
+                 : vectors == 0 || (c >= 2 && svc.getProbAAttr()) || c == 2 ? c
                  : c > 2 ? c * (c - 1) / 2
                          : dyn;
   return SmallVector<Type>{labels(svc.getClasslabelsStringsAttr()),
