@@ -12,7 +12,9 @@
 # SECONDS. Inputs it finds that crash, abort, time out, run out of memory or
 # trip a sanitizer land in build-fuzz/crashes/ (crash-*, timeout-*, oom-*,
 # leak-*); the fuzzer exits non-zero then, and so does this script.
-# New coverage-increasing inputs are added to build-fuzz/corpus/.
+# New coverage-increasing inputs are added to build-fuzz/corpus/. Before
+# fuzzing, the inputs that crashed it earlier (test/Importer/fuzz-regressions/)
+# are replayed; one that still fails stops the script.
 #
 # Extra arguments go to libFuzzer (e.g. -jobs=2 -workers=2, -dict=...).
 # Environment:
@@ -83,6 +85,14 @@ say "$seeds seed models (< $MAX_SEED_BYTES bytes); corpus: $(ls "$CORPUS" | wc -
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1}"
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}"
+# Inputs that crashed it before (test/Importer/fuzz-regressions): each must
+# now import or be refused without a crash.
+REGRESSIONS=("$ROOT"/test/Importer/fuzz-regressions/*.onnx)
+if [ -e "${REGRESSIONS[0]}" ]; then
+  say "replaying ${#REGRESSIONS[@]} earlier crash inputs"
+  "$BUILD_DIR/bin/onnxc-fuzz-import" "${REGRESSIONS[@]}" ||
+    { say "an earlier crash input fails again"; exit 1; }
+fi
 say "fuzzing for $SECONDS_TO_RUN s"
 exec "$BUILD_DIR/bin/onnxc-fuzz-import" \
   -max_total_time="$SECONDS_TO_RUN" -rss_limit_mb=4096 -max_len=65536 \

@@ -66,6 +66,14 @@
 # RUN: not onnxc %t/convt.onnx -o %t/convt.so 2>&1 | FileCheck %s --check-prefix=CONVT
 # CONVT: the rank is unknown from node 'convt' (ConvTranspose) on, whose operands (tensor<1x3x7x6xf32>, tensor<4xf32>)
 
+# GRU-3's inference (opset 6) read dims 0 and 1 of a 1-D X (found by
+# onnxc-fuzz-import): X must have rank 3, else ONNX's inference skips the
+# node, and the version converter refuses GRU-3. (The out-of-bounds read
+# need not crash a release build: fuzz-regressions/ replays it under ASan.)
+# RUN: %python %s gru-x-rank1 %t/gru.onnx
+# RUN: not onnxc %t/gru.onnx -o %t/gru.so 2>&1 | FileCheck %s --check-prefix=GRU
+# GRU: cannot convert the model from opset 6 to opset 17: {{.*}}No Adapter From Version $6 for GRU
+
 # Sub's data propagation read the first element of the empty shape data of
 # a scalar's Shape. It now imports.
 # RUN: %python %s shape-data %t/shape-data.onnx
@@ -173,6 +181,12 @@ elif case == "convtranspose-w-rank1":
                                             [1, 3, 7, 6]),
               helper.make_tensor_value_info("w", TensorProto.FLOAT, [4])]
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+elif case == "gru-x-rank1":
+    nodes = [helper.make_node("GRU", ["x", "w", "r"], ["y"], name="gru")]
+    inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1])
+              for n in ["x", "w", "r"]]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+    opsets = [helper.make_opsetid("", 6)]
 elif case == "gemm-rank1":
     nodes = [helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm")]
     inputs = [helper.make_tensor_value_info("a", TensorProto.FLOAT, [3]),

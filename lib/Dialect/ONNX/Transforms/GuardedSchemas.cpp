@@ -169,6 +169,11 @@ bool ranksFit(const std::string &key, onnx::InferenceContext &ctx) {
     int64_t rank = inputRank(ctx, 0);
     return rank < 0 || rank == 3;
   }
+  // The recurrent ops' first versions read dims 0 and 1 of X unchecked.
+  if (key == "RNN" || key == "GRU" || key == "LSTM") {
+    int64_t rank = inputRank(ctx, 0);
+    return rank < 0 || rank == 3;
+  }
   return true;
 }
 
