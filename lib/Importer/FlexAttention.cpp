@@ -122,10 +122,12 @@ static LogicalResult
 buildFlexAttentionBody(const onnx::NodeProto &node,
                        const std::function<Type(StringRef)> &typeOf,
                        onnx::FunctionProto &body, std::string &reason) {
+  if (node.input_size() < 3) {
+    reason = "needs Q, K and V";
+    return failure();
+  }
   auto q = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(0)));
-  auto k = node.input_size() > 1
-               ? dyn_cast_or_null<RankedTensorType>(typeOf(node.input(1)))
-               : nullptr;
+  auto k = dyn_cast_or_null<RankedTensorType>(typeOf(node.input(1)));
   if (!q || !k || q.getRank() != 4 || k.getRank() != 4) {
     reason = "needs rank-4 Q, K and V";
     return failure();

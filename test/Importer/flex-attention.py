@@ -21,6 +21,12 @@
 # RUN: not onnxc %t.outer.onnx -o %t.so 2>&1 | FileCheck %s --check-prefix=OUTER
 # OUTER: ai.onnx.preview::FlexAttention-1 (FlexAttention-1 has a score_mod graph that reads 'bias' from outside it)
 
+# A FlexAttention without its inputs (found by onnxc-fuzz-import: the body
+# builder read input 0 of a node that has none) is refused by name.
+# RUN: %python %s noinputs %t.noinputs.onnx
+# RUN: not onnxc %t.noinputs.onnx -o %t.so 2>&1 | FileCheck %s --check-prefix=NOINPUTS
+# NOINPUTS: ai.onnx.preview::FlexAttention-1 (FlexAttention-1 needs Q, K and V)
+
 import sys
 
 import onnx
@@ -43,8 +49,8 @@ else:
         "outer", [helper.make_tensor_value_info("scores", TensorProto.FLOAT, None)],
         [helper.make_tensor_value_info("scores_out", TensorProto.FLOAT, None)])
     inits = [helper.make_tensor("bias", TensorProto.FLOAT, [], [1.0])]
-node = helper.make_node("FlexAttention", ["Q", "K", "V"], ["Y"], domain="ai.onnx.preview",
-                        score_mod=score_mod)
+node = helper.make_node("FlexAttention", [] if mode == "noinputs" else ["Q", "K", "V"], ["Y"],
+                        domain="ai.onnx.preview", score_mod=score_mod)
 graph = helper.make_graph(
     [node], "flex",
     [helper.make_tensor_value_info("Q", H, [1, 4, 5, 8]),
