@@ -694,6 +694,25 @@ LogicalResult mlir::onnxc::buildFunctionExpansion(
       reason = "has no function expansion";
       return failure();
     }
+    // The inputs the schemas require (ONNX 1.23): the builders read them.
+    static const std::pair<const char *, const char *> kRequired[] = {
+        {"Attention", "Q, K, V"},
+        {"RotaryEmbedding", "X, cos_cache, sin_cache"},
+        {"SwiGLU", "A, B"},
+        {"CausalConvWithState", "input, weight"},
+        {"CenterCropPad", "input_data, shape"},
+        {"GroupNormalization", "X, scale, bias"}};
+    for (const auto &[op, names] : kRequired) {
+      if (node.op_type() != op)
+        continue;
+      int count = 1 + int(StringRef(names).count(','));
+      for (int i = 0; i < count; ++i)
+        if (!hasInput(node, i)) {
+          reason = "needs its first " + std::to_string(count) + " inputs (" +
+                   names + ")";
+          return failure();
+        }
+    }
     if (node.op_type() == "Attention")
       return buildAttention(node, typeOf, body, reason);
     if (node.op_type() == "RotaryEmbedding")

@@ -55,6 +55,13 @@
 # CC: "onnx.CastLike"({{.*}}) {{.*}} -> tensor<1x3x5xf16>
 # CC: "onnx.Slice"(%[[P]], {{.*}} : (tensor<1x3x8xf16>, {{.*}}) -> tensor<1x3x3xf16>
 
+# A node without the inputs its expansion reads (found by onnxc-fuzz-import
+# for FlexAttention; RotaryEmbedding read input 0 of an empty list the same
+# way) is refused by name, for every op that has an expansion.
+# RUN: %python %s rotary_empty %t/rotary.onnx
+# RUN: not onnxc %t/rotary.onnx -o %t/rotary.so 2>&1 | FileCheck %s --check-prefix=EMPTY
+# EMPTY: ai.onnx::RotaryEmbedding-23 (RotaryEmbedding-23 needs its first 3 inputs (X, cos_cache, sin_cache))
+
 import sys
 
 import onnx
@@ -76,6 +83,10 @@ elif mode == "causal_conv":
               helper.make_tensor_value_info("B", H, [3])]
     opset = 27
     F = H
+elif mode == "rotary_empty":
+    nodes = [helper.make_node("RotaryEmbedding", [], ["Y"], name="rotary")]
+    inputs = []
+    opset = 23
 elif mode == "center_crop_pad":
     nodes = [helper.make_node("CenterCropPad", ["X", "shape"], ["Y"], name="ccp", axes=[-1, 0])]
     inputs = [helper.make_tensor_value_info("X", F, [3, 5, 4])]
