@@ -74,6 +74,12 @@
 # RUN: not onnxc %t/gru.onnx -o %t/gru.so 2>&1 | FileCheck %s --check-prefix=GRU
 # GRU: cannot convert the model from opset 6 to opset 17: {{.*}}No Adapter From Version $6 for GRU
 
+# MaxUnpool's inference read the shape of indices that have none (found by
+# onnxc-fuzz-import): inference waits for it; the import goes on.
+# RUN: %python %s maxunpool-no-index-shape %t/maxunpool.onnx
+# RUN: onnxc --emit=onnx %t/maxunpool.onnx -o - | FileCheck %s --check-prefix=MAXUNPOOL
+# MAXUNPOOL: "onnx.MaxUnpool"(%arg0, %arg1) {{.*}} : (tensor<1x1x2x2xf32>, tensor<*xi64>) -> tensor<1x1x4x4xf32>
+
 # Sub's data propagation read the first element of the empty shape data of
 # a scalar's Shape. It now imports.
 # RUN: %python %s shape-data %t/shape-data.onnx
@@ -187,6 +193,14 @@ elif case == "gru-x-rank1":
               for n in ["x", "w", "r"]]
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
     opsets = [helper.make_opsetid("", 6)]
+elif case == "maxunpool-no-index-shape":
+    nodes = [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
+                              kernel_shape=[2, 2], strides=[2, 2])]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                            [1, 1, 2, 2]),
+              helper.make_tensor_value_info("i", TensorProto.INT64, None)]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 4])
+    opsets = [helper.make_opsetid("", 22)]
 elif case == "gemm-rank1":
     nodes = [helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm")]
     inputs = [helper.make_tensor_value_info("a", TensorProto.FLOAT, [3]),

@@ -169,6 +169,9 @@ bool ranksFit(const std::string &key, onnx::InferenceContext &ctx) {
     int64_t rank = inputRank(ctx, 0);
     return rank < 0 || rank == 3;
   }
+  // MaxUnpool's inference reads the indices' shape unchecked.
+  if (key == "MaxUnpool")
+    return inputRank(ctx, 0) < 0 || inputRank(ctx, 1) >= 0;
   // The recurrent ops' first versions read dims 0 and 1 of X unchecked.
   if (key == "RNN" || key == "GRU" || key == "LSTM") {
     int64_t rank = inputRank(ctx, 0);
