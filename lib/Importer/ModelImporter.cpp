@@ -159,6 +159,48 @@ static bool graphNodesFitSchemas(const onnx::GraphProto &graph, int opset,
   return true;
 }
 
+/// libonnx's Gemm 6 -> 7 adapter indexes the shapes of A and B (as the
+/// graph's value types give them) as matrices, unchecked: both must be of
+/// known rank 2. `ranks` holds the ranks of the enclosing graphs' values.
+static bool gemmOperandsAreMatrices(const onnx::GraphProto &graph,
+                                    llvm::StringMap<int> ranks,
+                                    std::string &error) {
+  auto note = [&](const onnx::ValueInfoProto &vi) {
+    if (vi.type().has_tensor_type() && vi.type().tensor_type().has_shape())
+      ranks[vi.name()] = vi.type().tensor_type().shape().dim_size();
+  };
+  for (const auto &vi : graph.input())
+    note(vi);
+  for (const auto &vi : graph.value_info())
+    note(vi);
+  for (const auto &vi : graph.output())
+    note(vi);
+  for (const onnx::TensorProto &t : graph.initializer())
+    ranks[t.name()] = t.dims_size();
+  for (const onnx::NodeProto &node : graph.node()) {
+    if (node.op_type() == "Gemm" &&
+        (node.domain().empty() || node.domain() == "ai.onnx"))
+      for (int i = 0; i < 2; ++i) {
+        auto it =
+            i < node.input_size() ? ranks.find(node.input(i)) : ranks.end();
+        if (it == ranks.end() || it->second != 2) {
+          error = "node '" + node.name() +
+                  "' (Gemm): converting it to opset 7 or later needs its "
+                  "inputs A and B of known rank 2";
+          return false;
+        }
+      }
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g() && !gemmOperandsAreMatrices(attr.g(), ranks, error))
+        return false;
+      for (const onnx::GraphProto &g : attr.graphs())
+        if (!gemmOperandsAreMatrices(g, ranks, error))
+          return false;
+    }
+  }
+  return true;
+}
+
 LogicalResult ModelImporter::normaliseOpsets() {
   for (const onnx::OperatorSetIdProto &opset : model.opset_import())
     opsets[opset.domain() == "ai.onnx" ? "" : opset.domain()] =
@@ -173,9 +215,9 @@ LogicalResult ModelImporter::normaliseOpsets() {
   // to opset 17, where every op has the version the dialect models. Its IR
   // import dereferences every name it meets: check them first.
   std::string invalid;
-  if (!graphNamesDefined(model.graph(), {}, invalid,
-                         model.ir_version() >= 4) ||
-      !graphNodesFitSchemas(model.graph(), opset, invalid)) {
+  if (!graphNamesDefined(model.graph(), {}, invalid, model.ir_version() >= 4) ||
+      !graphNodesFitSchemas(model.graph(), opset, invalid) ||
+      (opset < 7 && !gemmOperandsAreMatrices(model.graph(), {}, invalid))) {
     emitError(fileLoc()) << invalid;
     return failure();
   }

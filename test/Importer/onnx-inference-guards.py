@@ -80,6 +80,12 @@
 # RUN: onnxc --emit=onnx %t/maxunpool.onnx -o - | FileCheck %s --check-prefix=MAXUNPOOL
 # MAXUNPOOL: "onnx.MaxUnpool"(%arg0, %arg1) {{.*}} : (tensor<1x1x2x2xf32>, tensor<*xi64>) -> tensor<1x1x4x4xf32>
 
+# libonnx's Gemm 6 -> 7 adapter indexed the shapes of A and B as matrices
+# (found by onnxc-fuzz-import; a scalar A crashed it).
+# RUN: %python %s gemm6-scalar %t/gemm6.onnx
+# RUN: not onnxc --emit=onnx %t/gemm6.onnx 2>&1 | FileCheck %s --check-prefix=GEMM6
+# GEMM6: error: node 'gemm' (Gemm): converting it to opset 7 or later needs its inputs A and B of known rank 2
+
 # Sub's data propagation read the first element of the empty shape data of
 # a scalar's Shape. It now imports.
 # RUN: %python %s shape-data %t/shape-data.onnx
@@ -201,6 +207,14 @@ elif case == "maxunpool-no-index-shape":
               helper.make_tensor_value_info("i", TensorProto.INT64, None)]
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 4])
     opsets = [helper.make_opsetid("", 22)]
+elif case == "gemm6-scalar":
+    nodes = [helper.make_node("Gemm", ["a", "b", "c"], ["y"], name="gemm",
+                              broadcast=1)]
+    inputs = [helper.make_tensor_value_info("a", TensorProto.FLOAT, []),
+              helper.make_tensor_value_info("b", TensorProto.FLOAT, [3, 4]),
+              helper.make_tensor_value_info("c", TensorProto.FLOAT, [1])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])
+    opsets = [helper.make_opsetid("", 6)]
 elif case == "gemm-rank1":
     nodes = [helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm")]
     inputs = [helper.make_tensor_value_info("a", TensorProto.FLOAT, [3]),
