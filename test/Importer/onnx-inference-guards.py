@@ -86,6 +86,11 @@
 # RUN: not onnxc --emit=onnx %t/gemm6.onnx 2>&1 | FileCheck %s --check-prefix=GEMM6
 # GEMM6: error: node 'gemm' (Gemm): converting it to opset 7 or later needs its inputs A and B of known rank 2
 
+# ... and indices of another rank than X (found the same way).
+# RUN: %python %s maxunpool-index-rank1 %t/maxunpool1.onnx
+# RUN: onnxc --emit=onnx %t/maxunpool1.onnx -o - | FileCheck %s --check-prefix=MAXUNPOOL1
+# MAXUNPOOL1: "onnx.MaxUnpool"(%arg0, %arg1) {{.*}} : (tensor<1x1x2x2xf32>, tensor<4xi64>) -> tensor<1x1x4x4xf32>
+
 # Sub's data propagation read the first element of the empty shape data of
 # a scalar's Shape. It now imports.
 # RUN: %python %s shape-data %t/shape-data.onnx
@@ -215,6 +220,14 @@ elif case == "gemm6-scalar":
               helper.make_tensor_value_info("c", TensorProto.FLOAT, [1])]
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])
     opsets = [helper.make_opsetid("", 6)]
+elif case == "maxunpool-index-rank1":
+    nodes = [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
+                              kernel_shape=[2, 2], strides=[2, 2])]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                            [1, 1, 2, 2]),
+              helper.make_tensor_value_info("i", TensorProto.INT64, [4])]
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 4])
+    opsets = [helper.make_opsetid("", 11)]
 elif case == "gemm-rank1":
     nodes = [helper.make_node("Gemm", ["a", "b"], ["y"], name="gemm")]
     inputs = [helper.make_tensor_value_info("a", TensorProto.FLOAT, [3]),

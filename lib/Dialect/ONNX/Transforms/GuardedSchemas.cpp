@@ -169,9 +169,12 @@ bool ranksFit(const std::string &key, onnx::InferenceContext &ctx) {
     int64_t rank = inputRank(ctx, 0);
     return rank < 0 || rank == 3;
   }
-  // MaxUnpool's inference reads the indices' shape unchecked.
-  if (key == "MaxUnpool")
-    return inputRank(ctx, 0) < 0 || inputRank(ctx, 1) >= 0;
+  // MaxUnpool's inference reads the indices' shape unchecked, as X's (the
+  // spec: the same shape), and output_shape as a 1-D tensor.
+  if (key == "MaxUnpool") {
+    int64_t x = inputRank(ctx, 0), output = inputRank(ctx, 2);
+    return x < 0 || (inputRank(ctx, 1) == x && (output < 0 || output == 1));
+  }
   // The recurrent ops' first versions read dims 0 and 1 of X unchecked.
   if (key == "RNN" || key == "GRU" || key == "LSTM") {
     int64_t rank = inputRank(ctx, 0);
