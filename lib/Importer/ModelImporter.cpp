@@ -64,6 +64,21 @@ static void repairConvertedConstants(onnx::GraphProto &graph) {
     }
 }
 
+/// Whether `pred` holds for every subgraph of `node`'s attributes (a graph,
+/// or each of a list of graphs).
+static bool
+allSubgraphs(const onnx::NodeProto &node,
+             llvm::function_ref<bool(const onnx::GraphProto &)> pred) {
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.has_g() && !pred(attr.g()))
+      return false;
+    for (const onnx::GraphProto &g : attr.graphs())
+      if (!pred(g))
+        return false;
+  }
+  return true;
+}
+
 static bool graphNeedsConversion(const onnx::GraphProto &graph, int opset) {
   for (const onnx::NodeProto &node : graph.node()) {
     if (!node.domain().empty() && node.domain() != "ai.onnx")
@@ -74,13 +89,10 @@ static bool graphNeedsConversion(const onnx::GraphProto &graph, int opset) {
     if (schema && info &&
         schema->since_version() != opset17Version(node.op_type()))
       return true;
-    for (const onnx::AttributeProto &attr : node.attribute()) {
-      if (attr.has_g() && graphNeedsConversion(attr.g(), opset))
-        return true;
-      for (const onnx::GraphProto &g : attr.graphs())
-        if (graphNeedsConversion(g, opset))
-          return true;
-    }
+    if (!allSubgraphs(node, [&](const onnx::GraphProto &g) {
+          return !graphNeedsConversion(g, opset);
+        }))
+      return true;
   }
   return false;
 }
@@ -109,13 +121,10 @@ static bool graphNamesDefined(const onnx::GraphProto &graph,
                 node.op_type() + ") is not defined before the node";
         return false;
       }
-    for (const onnx::AttributeProto &attr : node.attribute()) {
-      if (attr.has_g() && !graphNamesDefined(attr.g(), defined, error))
-        return false;
-      for (const onnx::GraphProto &g : attr.graphs())
-        if (!graphNamesDefined(g, defined, error))
-          return false;
-    }
+    if (!allSubgraphs(node, [&](const onnx::GraphProto &g) {
+          return graphNamesDefined(g, defined, error);
+        }))
+      return false;
     for (const std::string &out : node.output())
       if (!out.empty())
         defined.insert(out);
@@ -148,13 +157,10 @@ static bool graphNodesFitSchemas(const onnx::GraphProto &graph, int opset,
         return false;
       }
     }
-    for (const onnx::AttributeProto &attr : node.attribute()) {
-      if (attr.has_g() && !graphNodesFitSchemas(attr.g(), opset, error))
-        return false;
-      for (const onnx::GraphProto &g : attr.graphs())
-        if (!graphNodesFitSchemas(g, opset, error))
-          return false;
-    }
+    if (!allSubgraphs(node, [&](const onnx::GraphProto &g) {
+          return graphNodesFitSchemas(g, opset, error);
+        }))
+      return false;
   }
   return true;
 }
@@ -190,13 +196,10 @@ static bool gemmOperandsAreMatrices(const onnx::GraphProto &graph,
           return false;
         }
       }
-    for (const onnx::AttributeProto &attr : node.attribute()) {
-      if (attr.has_g() && !gemmOperandsAreMatrices(attr.g(), ranks, error))
-        return false;
-      for (const onnx::GraphProto &g : attr.graphs())
-        if (!gemmOperandsAreMatrices(g, ranks, error))
-          return false;
-    }
+    if (!allSubgraphs(node, [&](const onnx::GraphProto &g) {
+          return gemmOperandsAreMatrices(g, ranks, error);
+        }))
+      return false;
   }
   return true;
 }
@@ -294,12 +297,10 @@ void ModelImporter::collectTypes(const onnx::GraphProto &graph) {
   for (const auto &vi : graph.input())
     add(vi);
   for (const onnx::NodeProto &node : graph.node())
-    for (const onnx::AttributeProto &attr : node.attribute()) {
-      if (attr.has_g())
-        collectTypes(attr.g());
-      for (const onnx::GraphProto &g : attr.graphs())
-        collectTypes(g);
-    }
+    allSubgraphs(node, [&](const onnx::GraphProto &g) {
+      collectTypes(g);
+      return true;
+    });
 }
 
 //===----------------------------------------------------------------------===//

@@ -49,8 +49,6 @@ LogicalResult boxOperand(Operation *user, unsigned index, OptType boxed,
     v.setType(boxed);
     return success();
   }
-  if (isa<OptType>(v.getType()))
-    return success(); // boxed already
   Operation *origin = v.getDefiningOp();
   (origin ? origin : output)->emitError()
       << "an output of the model has a rank known only at run time, from "
