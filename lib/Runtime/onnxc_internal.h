@@ -22,6 +22,28 @@ typedef struct {
 void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
                 onnxc_unranked_memref *dst);
 
+/* onnxc_buffers.c: every buffer starts after this header; the headers of
+ * a run form a doubly linked list with the run's sentinel. */
+typedef struct onnxc_rt_block {
+  struct onnxc_rt_block *prev, *next;
+  void *raw;    /* what the allocator returned */
+  size_t size;  /* what was asked for */
+  size_t total; /* the size of the block at raw */
+} onnxc_rt_block;
+/* The sentinel of the calling thread's run in progress (NULL outside
+ * runs: blocks then belong to no list). */
+extern __thread onnxc_rt_block *onnxc_rt_run_blocks;
+/* A buffer of the run. `for_host`: the host writes it first (a staged
+ * input), so a block the cache had from the caller is not moved to the
+ * device ahead of that. Out of memory ends the run. */
+void *onnxc_rt_allocate_block(size_t size, size_t alignment, int for_host);
+/* Frees a block (`host`: it comes back from the caller, an output). */
+void onnxc_rt_release_block(void *p, int host);
+/* Frees every block of a run's list. */
+void onnxc_rt_release_all(onnxc_rt_block *sentinel);
+/* The block at `p`, unlinked from its run (an output handed out). */
+void onnxc_rt_detach_block(void *p);
+
 /* A buffer of the current run, freed when the run ends; a failed
  * allocation ends the run with ONNXC_ERROR_OUT_OF_MEMORY. */
 void *onnxc_rt_alloc(size_t size);

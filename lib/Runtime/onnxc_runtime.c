@@ -63,8 +63,6 @@ void onnxc_rt_run_end(void);
  * first makes the device current (ending the run with
  * ONNXC_ERROR_DEVICE when there is none), and the inputs are copied into
  * managed buffers for the kernels to read. */
-extern void *onnxc_rt_device_malloc(size_t size) __attribute__((weak));
-extern void onnxc_rt_device_free(void *p) __attribute__((weak));
 extern void onnxc_rt_device_enter(void) __attribute__((weak));
 extern void onnxc_rt_device_prefetch(void *p, size_t bytes)
     __attribute__((weak));
@@ -105,142 +103,18 @@ onnxc_status onnxc_rt_error(onnxc_status code, const char *fmt, ...) {
 }
 
 /*===----------------------------------------------------------------------===*
- * Buffers of a run
+ * The run in progress
  *===----------------------------------------------------------------------===*/
-
-/* Every buffer the generated code allocates starts after this header; the
- * headers of a run form a doubly linked list with the run's sentinel. */
-typedef struct alloc_header {
-  struct alloc_header *prev, *next;
-  void *raw;    /* what malloc returned */
-  size_t size;  /* what the generated code asked for */
-  size_t total; /* the size of the block at raw */
-} alloc_header;
-
-/* Freed blocks of at least CACHE_MIN_BYTES (4 KiB) wait here for the next request
- * of their size class (the next run of the model asks for the same
- * buffers): a fresh block of that size would come from mmap and fault in
- * its pages again on every run. Block sizes are rounded up to classes of
- * four per power of two (at most 25% more), so that buffers of nearby sizes
- * can take each other's blocks; each class is a list of nodes apart from
- * the blocks. At most CACHE_MAX_BYTES in all; shared by the threads of the
- * process. */
-#define CACHE_MIN_BYTES ((size_t)4 << 10)
-#define CACHE_MAX_BYTES ((size_t)1 << 30)
-#define CACHE_CLASSES (4 * 64)
-static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
-/* The list of a class: a node per block, kept apart from the block (on the
- * CUDA target a kernel may still read a block that its last host owner
- * freed; the cache must not write into it). */
-typedef struct cache_node {
-  void *raw;
-  int host; /* the caller had it (an output): the host may have touched it */
-  struct cache_node *next;
-} cache_node;
-static cache_node *g_cache[CACHE_CLASSES];
-static size_t g_cache_bytes;
-
-/* The class of a block of `total` bytes (>= CACHE_MIN_BYTES), and its
- * size rounded up to the class's. */
-static int cache_class(size_t total, size_t *rounded) {
-  int lg = 63 - __builtin_clzll((unsigned long long)total);
-  size_t step = (size_t)1 << (lg - 2);
-  size_t r = (total + step - 1) & ~(step - 1);
-  if (r < total) { /* wrapped around: no class */
-    *rounded = total;
-    return -1;
-  }
-  lg = 63 - __builtin_clzll((unsigned long long)r);
-  *rounded = r;
-  return lg * 4 + (int)(r >> (lg - 2)) - 4;
-}
-
-/* A cached block of class `cls` (whose size is `total`), or NULL; *host:
- * whether the caller had it. */
-static void *cache_take(int cls, size_t total, int *host) {
-  pthread_mutex_lock(&g_cache_lock);
-  cache_node *node = g_cache[cls];
-  if (node) {
-    g_cache[cls] = node->next;
-    g_cache_bytes -= total;
-  }
-  pthread_mutex_unlock(&g_cache_lock);
-  if (!node)
-    return NULL;
-  void *raw = node->raw;
-  *host = node->host;
-  free(node);
-  return raw;
-}
-
-/* 1 when the cache kept the block. */
-static int cache_give(void *raw, size_t total, int host) {
-  size_t rounded;
-  int cls = cache_class(total, &rounded);
-  if (cls < 0 || rounded != total)
-    return 0;
-  cache_node *node = malloc(sizeof *node);
-  if (!node)
-    return 0;
-  node->host = host;
-  node->raw = raw;
-  int kept = 0;
-  pthread_mutex_lock(&g_cache_lock);
-  if (g_cache_bytes + total <= CACHE_MAX_BYTES) {
-    node->next = g_cache[cls];
-    g_cache[cls] = node;
-    g_cache_bytes += total;
-    kept = 1;
-  }
-  pthread_mutex_unlock(&g_cache_lock);
-  if (!kept)
-    free(node);
-  return kept;
-}
-
-static void *raw_alloc(size_t size) {
-  return onnxc_rt_device_malloc ? onnxc_rt_device_malloc(size) : malloc(size);
-}
-
-static void raw_free(void *p) {
-  if (onnxc_rt_device_free) {
-    /* Not while a kernel may still use it (a failed run drained the
-     * stream already). */
-    if (onnxc_rt_device_sync)
-      onnxc_rt_device_sync();
-    onnxc_rt_device_free(p);
-  } else {
-    free(p);
-  }
-}
-
-__attribute__((destructor)) static void free_cache(void) {
-  for (int i = 0; i < CACHE_CLASSES; ++i) {
-    while (g_cache[i]) {
-      cache_node *next = g_cache[i]->next;
-      raw_free(g_cache[i]->raw);
-      free(g_cache[i]);
-      g_cache[i] = next;
-    }
-  }
-  g_cache_bytes = 0;
-}
 
 typedef struct run_context {
   const model_table *model; /* what runs */
   int holds_init_lock;      /* inside the model's init (see call_entry) */
   jmp_buf jump;
   onnxc_status status;
-  alloc_header buffers; /* sentinel */
+  onnxc_rt_block buffers; /* sentinel */
 } run_context;
 
 static __thread run_context *g_run;
-
-static void unlink_buffer(alloc_header *h) {
-  h->prev->next = h->next;
-  h->next->prev = h->prev;
-  h->prev = h->next = h;
-}
 
 /* Ends the current run with `code`; the message is already in g_error. */
 __attribute__((noreturn)) static void abort_run(onnxc_status code) {
@@ -260,114 +134,6 @@ __attribute__((noreturn)) void onnxc_rt_abort(onnxc_status code,
   va_end(ap);
   abort_run(code);
 }
-
-/* A buffer of the run. `for_host`: the host writes it first (a staged
- * input), so a block reused from the cache is not moved to the device
- * ahead of that. */
-static void *allocate_block(size_t size, size_t alignment, int for_host) {
-  if (alignment < 16)
-    alignment = 16;
-  size_t total;
-  if (__builtin_add_overflow(size, sizeof(alloc_header) + alignment, &total)) {
-    onnxc_rt_error(
-        ONNXC_ERROR_OUT_OF_MEMORY,
-        "out of memory: a buffer of %zu bytes does not fit the address space",
-        size);
-    abort_run(ONNXC_ERROR_OUT_OF_MEMORY);
-  }
-  char *raw = NULL;
-  if (total >= CACHE_MIN_BYTES) {
-    size_t rounded;
-    int cls = cache_class(total, &rounded);
-    if (cls >= 0) {
-      total = rounded;
-      int host = 0;
-      raw = cache_take(cls, total, &host);
-      /* A block the caller had (an output it may have read) goes back to
-       * the device before the kernels write it; the others are there
-       * already, and a prefetch per block costs host time per kernel
-       * (ResNet-50 and a BERT encoder ran 40% faster without them). */
-      if (raw && host && !for_host && onnxc_rt_device_prefetch)
-        onnxc_rt_device_prefetch(raw, total);
-    }
-  }
-  if (!raw)
-    raw = raw_alloc(total);
-  if (!raw) {
-    onnxc_rt_error(ONNXC_ERROR_OUT_OF_MEMORY,
-                   "out of memory: cannot allocate a buffer of %zu bytes",
-                   size);
-    abort_run(ONNXC_ERROR_OUT_OF_MEMORY);
-  }
-  uintptr_t user = ((uintptr_t)raw + sizeof(alloc_header) + alignment - 1) &
-                   ~(uintptr_t)(alignment - 1);
-  alloc_header *h = (alloc_header *)(user - sizeof(alloc_header));
-  h->raw = raw;
-  h->size = size;
-  h->total = total;
-  if (g_run) {
-    alloc_header *s = &g_run->buffers;
-    h->next = s->next;
-    h->prev = s;
-    s->next->prev = h;
-    s->next = h;
-  } else {
-    h->prev = h->next = h;
-  }
-  return (void *)user;
-}
-
-static void *allocate(size_t size, size_t alignment) {
-  return allocate_block(size, alignment, 0);
-}
-
-void *onnxc_rt_alloc_detached(size_t size) {
-  const size_t alignment = 64;
-  size_t total;
-  if (__builtin_add_overflow(size, sizeof(alloc_header) + alignment, &total))
-    return NULL;
-  char *raw = raw_alloc(total);
-  if (!raw)
-    return NULL;
-  uintptr_t user = ((uintptr_t)raw + sizeof(alloc_header) + alignment - 1) &
-                   ~(uintptr_t)(alignment - 1);
-  alloc_header *h = (alloc_header *)(user - sizeof(alloc_header));
-  h->raw = raw;
-  h->size = size;
-  h->total = total;
-  h->prev = h->next = h;
-  return (void *)user;
-}
-
-/* `host`: the block comes back from the caller (an output). */
-static void release_block(void *p, int host) {
-  if (!p)
-    return;
-  alloc_header *h = (alloc_header *)((char *)p - sizeof(alloc_header));
-  unlink_buffer(h);
-  if (h->total < CACHE_MIN_BYTES || !cache_give(h->raw, h->total, host))
-    raw_free(h->raw);
-}
-
-static void release(void *p) { release_block(p, 0); }
-
-static void release_all(run_context *run) {
-  while (run->buffers.next != &run->buffers)
-    release((char *)run->buffers.next + sizeof(alloc_header));
-}
-
-/* The allocation functions of MLIR's memref-to-llvm conversion with
- * use-generic-functions (memref.alloc / memref.dealloc). */
-void *_mlir_memref_to_llvm_alloc(size_t size) { return allocate(size, 16); }
-void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
-  if (alignment == 0 || (alignment & (alignment - 1)) || alignment > 4096)
-    alignment = 64;
-  return allocate(size, alignment);
-}
-void _mlir_memref_to_llvm_free(void *p) { release(p); }
-
-void *onnxc_rt_alloc(size_t size) { return allocate(size, 64); }
-void onnxc_rt_release(void *p) { release_block(p, 1); }
 
 /* The message `index` of onnxc_model_messages with {0}..{3} replaced by the
  * values. */
@@ -447,7 +213,7 @@ static void unpack_inputs(const model_table *m, void **args) {
       count *= w[3 + d];
     if (!count)
       continue;
-    uint8_t *copy = allocate_block((size_t)count, 64, 1), *data;
+    uint8_t *copy = onnxc_rt_allocate_block((size_t)count, 64, 1), *data;
     memcpy(&data, &w[1], sizeof data);
     unpack_elements(copy, data, count, bits,
                     dtype_is_signed_packed(m->inputs[i].dtype));
@@ -473,7 +239,7 @@ static void stage_inputs(const model_table *m, void **args) {
       bytes *= (size_t)w[3 + d];
     if (!bytes)
       continue;
-    void *copy = allocate_block(bytes, 64, 1), *data;
+    void *copy = onnxc_rt_allocate_block(bytes, 64, 1), *data;
     memcpy(&data, &w[1], sizeof data);
     onnxc_rt_device_upload(copy, data, bytes);
     memcpy(&w[0], &copy, sizeof copy);
@@ -489,6 +255,7 @@ static onnxc_status call_entry(model_table *m, run_context *run, void **args) {
   run->buffers.prev = run->buffers.next = &run->buffers;
   run->status = ONNXC_OK;
   g_run = run;
+  onnxc_rt_run_blocks = &run->buffers;
   run->holds_init_lock = 0;
   if (setjmp(run->jump)) {
     if (onnxc_rt_device_drain)
@@ -498,7 +265,8 @@ static onnxc_status call_entry(model_table *m, run_context *run, void **args) {
       pthread_mutex_unlock(&m->init_lock);
     }
     g_run = outer;
-    release_all(run);
+    onnxc_rt_run_blocks = outer ? &outer->buffers : NULL;
+    onnxc_rt_release_all(&run->buffers);
     return run->status;
   }
   if (onnxc_rt_device_enter)
@@ -520,6 +288,7 @@ static onnxc_status call_entry(model_table *m, run_context *run, void **args) {
   if (onnxc_rt_device_sync)
     onnxc_rt_device_sync();
   g_run = outer;
+  onnxc_rt_run_blocks = outer ? &outer->buffers : NULL;
   return ONNXC_OK;
 }
 
@@ -795,13 +564,13 @@ static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
       continue;
     }
     if (allocated)
-      unlink_buffer((alloc_header *)((char *)allocated - sizeof(alloc_header)));
+      onnxc_rt_detach_block(allocated);
     result[i].tensor.dtype = t->dtype;
     result[i].tensor.rank = r;
     result[i].tensor.data = allocated;
     w += descriptor_words(r);
   }
-  release_all(run);
+  onnxc_rt_release_all(&run->buffers);
   free(run);
 
   w = results;
@@ -955,94 +724,7 @@ EXPORT void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs) {
     return;
   for (size_t i = 0; i < num_outputs; ++i) {
     free((void *)(uintptr_t)outputs[i].shape); /* ours */
-    release_block(outputs[i].data, 1);
+    onnxc_rt_release_block(outputs[i].data, 1);
   }
   free(outputs);
-}
-
-/* MLIR's memref.copy of strided (non-contiguous) memrefs lowers to a call
- * of this function (the signature of MLIR's CRunnerUtils memrefCopy); the
- * compiled model links it from here instead of from libmlir_c_runner_utils.
- * Descriptors: allocated, aligned, offset, sizes[rank], strides[rank]. */
-void memrefCopy(int64_t elem_size, onnxc_unranked_memref *src,
-                onnxc_unranked_memref *dst) {
-  if (onnxc_rt_device_sync)
-    onnxc_rt_device_sync();
-  int64_t rank = src->rank;
-  const int64_t *s = (const int64_t *)src->descriptor;
-  const int64_t *d = (const int64_t *)dst->descriptor;
-  char *src_base, *dst_base;
-  memcpy(&src_base, &s[1], sizeof(char *));
-  memcpy(&dst_base, &d[1], sizeof(char *));
-  src_base += s[2] * elem_size;
-  dst_base += d[2] * elem_size;
-  if (rank == 0) {
-    memcpy(dst_base, src_base, (size_t)elem_size);
-    return;
-  }
-  const int64_t *sizes = &s[3], *src_strides = &s[3 + rank],
-                *dst_strides = &d[3 + rank];
-  if (rank > 64) {
-    onnxc_rt_error(ONNXC_ERROR_RUNTIME, "memref copy of rank %lld (at most 64)",
-                   (long long)rank);
-    abort_run(ONNXC_ERROR_RUNTIME);
-  }
-  /* Merge each dim into the previous one where both sides are contiguous
-   * across them, dropping unit dims: a pad's interior or a concat's part is
-   * then a few long rows. */
-  int64_t n[64], ss[64], ds[64];
-  int r = 0;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (sizes[i] == 0)
-      return;
-    if (sizes[i] == 1)
-      continue;
-    if (r > 0 && ss[r - 1] == src_strides[i] * sizes[i] &&
-        ds[r - 1] == dst_strides[i] * sizes[i]) {
-      n[r - 1] *= sizes[i];
-      ss[r - 1] = src_strides[i];
-      ds[r - 1] = dst_strides[i];
-      continue;
-    }
-    n[r] = sizes[i];
-    ss[r] = src_strides[i];
-    ds[r] = dst_strides[i];
-    ++r;
-  }
-  if (r == 0) {
-    memcpy(dst_base, src_base, (size_t)elem_size);
-    return;
-  }
-  /* The innermost run, copied by one memcpy when contiguous on both sides. */
-  int64_t run = n[r - 1], run_src = ss[r - 1], run_dst = ds[r - 1];
-  int contiguous = run_src == 1 && run_dst == 1;
-  int64_t index[64] = {0};
-  int64_t src_off = 0, dst_off = 0;
-  for (;;) {
-    char *to = dst_base + dst_off * elem_size;
-    const char *from = src_base + src_off * elem_size;
-    if (contiguous) {
-      memcpy(to, from, (size_t)(run * elem_size));
-    } else if (elem_size == 4) {
-      for (int64_t k = 0; k < run; ++k)
-        memcpy(to + k * run_dst * 4, from + k * run_src * 4, 4);
-    } else {
-      for (int64_t k = 0; k < run; ++k)
-        memcpy(to + k * run_dst * elem_size, from + k * run_src * elem_size,
-               (size_t)elem_size);
-    }
-    int axis = r - 2;
-    for (; axis >= 0; --axis) {
-      ++index[axis];
-      src_off += ss[axis];
-      dst_off += ds[axis];
-      if (index[axis] < n[axis])
-        break;
-      src_off -= ss[axis] * n[axis];
-      dst_off -= ds[axis] * n[axis];
-      index[axis] = 0;
-    }
-    if (axis < 0)
-      return;
-  }
 }
