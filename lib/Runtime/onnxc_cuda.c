@@ -67,6 +67,9 @@ static struct {
   CUresult (*MemPrefetchAsync)(CUdeviceptr, size_t, CUdevice, CUstream);
   /* Optional: inputs copied by the driver (DMA) instead of the host. */
   CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  /* Optional: inputs in device memory (onnxc_run_with). */
+  CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+  CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
   /* Optional: the kernel profile (ONNXC_CUDA_PROFILE). */
   CUresult (*EventCreate)(CUevent *, unsigned);
   CUresult (*EventRecord)(CUevent, CUstream);
@@ -123,6 +126,8 @@ static void load_cuda(void) {
   cu.MemPrefetchAsyncV2 = dlsym(lib, "cuMemPrefetchAsync_v2");
   cu.MemPrefetchAsync = dlsym(lib, "cuMemPrefetchAsync");
   cu.MemcpyHtoDAsync = dlsym(lib, "cuMemcpyHtoDAsync_v2");
+  cu.MemcpyDtoDAsync = dlsym(lib, "cuMemcpyDtoDAsync_v2");
+  cu.MemcpyDtoH = dlsym(lib, "cuMemcpyDtoH_v2");
   cu.EventCreate = dlsym(lib, "cuEventCreate");
   cu.EventRecord = dlsym(lib, "cuEventRecord");
   cu.EventElapsedTime = dlsym(lib, "cuEventElapsedTime");
@@ -221,6 +226,28 @@ void onnxc_rt_device_upload(void *dst, const void *src, size_t bytes) {
   }
   memcpy(dst, src, bytes);
   onnxc_rt_device_prefetch(dst, bytes);
+}
+
+/* An input in device memory (onnxc_run_with): copied into the run's
+ * buffer on the stream, or to host memory (`to_host`, for the host to
+ * unpack: synchronous). NULL, or the driver's complaint. */
+const char *onnxc_rt_device_copy_input(void *dst, const void *src, size_t bytes,
+                                       int to_host) {
+  CUdeviceptr from = (CUdeviceptr)(uintptr_t)src;
+  CUresult r;
+  if (to_host) {
+    if (!cu.MemcpyDtoH)
+      return "the driver lacks cuMemcpyDtoH_v2";
+    r = cu.MemcpyDtoH(dst, from, bytes);
+  } else {
+    if (!cu.MemcpyDtoDAsync)
+      return "the driver lacks cuMemcpyDtoDAsync_v2";
+    r = cu.MemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, from, bytes,
+                           CU_STREAM_PER_THREAD);
+    if (!r)
+      g_pending = 1;
+  }
+  return r ? error_string(r) : NULL;
 }
 
 void onnxc_rt_device_free(void *p) {

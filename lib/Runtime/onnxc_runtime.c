@@ -28,6 +28,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,11 @@ extern void onnxc_rt_device_enter(void) __attribute__((weak));
 extern void onnxc_rt_device_prefetch(void *p, size_t bytes)
     __attribute__((weak));
 extern void onnxc_rt_device_upload(void *dst, const void *src, size_t bytes)
+    __attribute__((weak));
+/* Inputs in device memory (onnxc_run_with): copied into the run's buffer
+ * on the device, or to the host (to be unpacked); NULL, or why not. */
+extern const char *onnxc_rt_device_copy_input(void *dst, const void *src,
+                                              size_t bytes, int to_host)
     __attribute__((weak));
 /* Waits for the kernels the thread launched (ending the run if one
  * failed), or only waits. */
@@ -109,6 +115,7 @@ onnxc_status onnxc_rt_error(onnxc_status code, const char *fmt, ...) {
 typedef struct run_context {
   const model_table *model; /* what runs */
   int holds_init_lock;      /* inside the model's init (see call_entry) */
+  int inputs_on_device;     /* onnxc_run_with's ONNXC_MEMORY_DEVICE */
   jmp_buf jump;
   onnxc_status status;
   onnxc_rt_block buffers; /* sentinel */
@@ -202,7 +209,17 @@ static int dtype_is_signed_packed(int32_t dtype) {
 
 /* Points each packed input's descriptor (args[1..]) at an unpacked copy in
  * a buffer of the run. */
-static void unpack_inputs(const model_table *m, void **args) {
+static void copy_input_from_device(const model_table *m, int i, void *dst,
+                                   const void *src, size_t bytes, int to_host) {
+  const char *problem = onnxc_rt_device_copy_input(dst, src, bytes, to_host);
+  if (problem)
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE,
+                   "input '%s': cannot copy %zu bytes from device address %p "
+                   "(%s)",
+                   m->inputs[i].name, bytes, src, problem);
+}
+
+static void unpack_inputs(const model_table *m, void **args, int on_device) {
   for (int i = 0; i < m->num_inputs; ++i) {
     int bits = onnxc_rt_dtype_packed_bits(m->inputs[i].dtype);
     if (!bits || m->inputs[i].type != ONNXC_TYPE_TENSOR)
@@ -215,6 +232,12 @@ static void unpack_inputs(const model_table *m, void **args) {
       continue;
     uint8_t *copy = onnxc_rt_allocate_block((size_t)count, 64, 1), *data;
     memcpy(&data, &w[1], sizeof data);
+    if (on_device) { /* unpacked by the host from a host copy */
+      size_t packed = ((size_t)count * (size_t)bits + 7) / 8;
+      void *staged = onnxc_rt_allocate_block(packed, 64, 1);
+      copy_input_from_device(m, i, staged, data, packed, 1);
+      data = staged;
+    }
     unpack_elements(copy, data, count, bits,
                     dtype_is_signed_packed(m->inputs[i].dtype));
     if (onnxc_rt_device_prefetch)
@@ -226,8 +249,9 @@ static void unpack_inputs(const model_table *m, void **args) {
 
 /* The CUDA target: each input descriptor (args[1..]) is pointed at a copy
  * in a buffer of the run (managed memory), which kernels can read, made by
- * the driver (onnxc_rt_device_upload). */
-static void stage_inputs(const model_table *m, void **args) {
+ * the driver (onnxc_rt_device_upload), or on the device when the inputs
+ * are device memory. */
+static void stage_inputs(const model_table *m, void **args, int on_device) {
   for (int i = 0; i < m->num_inputs; ++i) {
     int64_t *w = args[1 + i];
     int r = m->inputs[i].rank;
@@ -241,7 +265,10 @@ static void stage_inputs(const model_table *m, void **args) {
       continue;
     void *copy = onnxc_rt_allocate_block(bytes, 64, 1), *data;
     memcpy(&data, &w[1], sizeof data);
-    onnxc_rt_device_upload(copy, data, bytes);
+    if (on_device)
+      copy_input_from_device(m, i, copy, data, bytes, 0);
+    else
+      onnxc_rt_device_upload(copy, data, bytes);
     memcpy(&w[0], &copy, sizeof copy);
     memcpy(&w[1], &copy, sizeof copy);
   }
@@ -271,9 +298,9 @@ static onnxc_status call_entry(model_table *m, run_context *run, void **args) {
   }
   if (onnxc_rt_device_enter)
     onnxc_rt_device_enter();
-  unpack_inputs(m, args);
+  unpack_inputs(m, args, run->inputs_on_device);
   if (onnxc_rt_device_enter)
-    stage_inputs(m, args);
+    stage_inputs(m, args, run->inputs_on_device);
   if (!__atomic_load_n(&m->init_done, __ATOMIC_ACQUIRE)) {
     pthread_mutex_lock(&m->init_lock);
     run->holds_init_lock = 1;
@@ -426,7 +453,7 @@ static void free_value_array(onnxc_value *values, int count) {
 /* Runs `m` (see onnxc_run_values). */
 static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
                                size_t num_inputs, onnxc_value **outputs,
-                               size_t *num_outputs) {
+                               size_t *num_outputs, int inputs_on_device) {
   g_error[0] = 0;
   if (!outputs || !num_outputs)
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
@@ -508,6 +535,7 @@ static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
   }
   free(handles);
 
+  run->inputs_on_device = inputs_on_device;
   onnxc_rt_run_begin();
   onnxc_status status = call_entry(m, run, args);
   onnxc_rt_run_end();
@@ -627,7 +655,7 @@ static onnxc_status run_values(model_table *m, const onnxc_value *inputs,
 EXPORT onnxc_status onnxc_run_values(const onnxc_value *inputs,
                                      size_t num_inputs, onnxc_value **outputs,
                                      size_t *num_outputs) {
-  return run_values(&g_model, inputs, num_inputs, outputs, num_outputs);
+  return run_values(&g_model, inputs, num_inputs, outputs, num_outputs, 0);
 }
 
 EXPORT void onnxc_free_values(onnxc_value *values, size_t num_values) {
@@ -638,7 +666,7 @@ EXPORT void onnxc_free_values(onnxc_value *values, size_t num_values) {
 /* Runs `m` (see onnxc_run). */
 static onnxc_status run_tensors(model_table *m, const onnxc_tensor *inputs,
                                 size_t num_inputs, onnxc_tensor **outputs,
-                                size_t *num_outputs) {
+                                size_t *num_outputs, int inputs_on_device) {
   g_error[0] = 0;
   if (!outputs || !num_outputs)
     return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
@@ -677,7 +705,8 @@ static onnxc_status run_tensors(model_table *m, const onnxc_tensor *inputs,
   }
   onnxc_value *out = NULL;
   size_t count = 0;
-  onnxc_status status = run_values(m, values, num_inputs, &out, &count);
+  onnxc_status status =
+      run_values(m, values, num_inputs, &out, &count, inputs_on_device);
   free(values);
   if (status != ONNXC_OK) {
     free(result);
@@ -693,7 +722,41 @@ static onnxc_status run_tensors(model_table *m, const onnxc_tensor *inputs,
 
 EXPORT onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
                               onnxc_tensor **outputs, size_t *num_outputs) {
-  return run_tensors(&g_model, inputs, num_inputs, outputs, num_outputs);
+  return run_tensors(&g_model, inputs, num_inputs, outputs, num_outputs, 0);
+}
+
+EXPORT onnxc_status onnxc_run_with(const onnxc_run_options *options,
+                                   const onnxc_tensor *inputs,
+                                   size_t num_inputs, onnxc_tensor **outputs,
+                                   size_t *num_outputs) {
+  if (outputs)
+    *outputs = NULL;
+  if (num_outputs)
+    *num_outputs = 0;
+  int memory = ONNXC_MEMORY_HOST;
+  if (options && options->size >= offsetof(onnxc_run_options, input_memory) +
+                                      sizeof options->input_memory)
+    memory = options->input_memory;
+  if (memory != ONNXC_MEMORY_HOST && memory != ONNXC_MEMORY_DEVICE)
+    return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                          "input_memory is %d: ONNXC_MEMORY_HOST (0) or "
+                          "ONNXC_MEMORY_DEVICE (1)",
+                          (int)memory);
+  if (memory == ONNXC_MEMORY_DEVICE) {
+    if (!onnxc_rt_device_copy_input)
+      return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                            "ONNXC_MEMORY_DEVICE: the model runs on the CPU "
+                            "(compiled without --target=cuda); its inputs "
+                            "are host memory");
+    for (size_t i = 0; inputs && i < num_inputs; ++i)
+      if (inputs[i].dtype == ONNXC_STRING)
+        return onnxc_rt_error(ONNXC_ERROR_INVALID_ARGUMENT,
+                              "ONNXC_MEMORY_DEVICE: input %zu is a tensor of "
+                              "strings, which are host memory",
+                              i);
+  }
+  return run_tensors(&g_model, inputs, num_inputs, outputs, num_outputs,
+                     memory == ONNXC_MEMORY_DEVICE);
 }
 
 /* A training library's other functions (onnxc_train.c). */
@@ -706,7 +769,7 @@ onnxc_status onnxc_rt_run_function(int which, const onnxc_tensor *inputs,
     return onnxc_rt_error(
         ONNXC_ERROR_INVALID_ARGUMENT, "the library has no %s function",
         which == ONNXC_RT_EVAL ? "evaluation" : "initialization");
-  return run_tensors(m, inputs, num_inputs, outputs, num_outputs);
+  return run_tensors(m, inputs, num_inputs, outputs, num_outputs, 0);
 }
 int onnxc_rt_function_num(int which, int output) {
   model_table *m = function_table(which);

@@ -146,9 +146,10 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
   outputKeyDtype = reinterpret_cast<decltype(outputKeyDtype)>(
       dlsym(handle, "onnxc_output_key_dtype"));
   int version = apiVersion();
-  if (version != ONNXC_API_VERSION) {
+  // Version 3 only added onnxc_run_with: a version 2 library runs alike.
+  if (version < 2 || version > ONNXC_API_VERSION) {
     error = "the library implements onnxc API version " +
-            std::to_string(version) + "; onnxc-run speaks version " +
+            std::to_string(version) + "; onnxc-run speaks versions 2 to " +
             std::to_string(ONNXC_API_VERSION);
     return false;
   }

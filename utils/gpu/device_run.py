@@ -62,6 +62,10 @@ class Tensor(ctypes.Structure):
                 ("shape", ctypes.POINTER(ctypes.c_int64)), ("data", ctypes.c_void_p)]
 
 
+class RunOptions(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("input_memory", ctypes.c_int32)]
+
+
 class Model:
     def __init__(self, path):
         self.lib = ctypes.CDLL(os.path.abspath(path), mode=os.RTLD_LOCAL | os.RTLD_NOW)
@@ -69,6 +73,9 @@ class Model:
         L.onnxc_run.argtypes = [ctypes.POINTER(Tensor), ctypes.c_size_t,
                                 ctypes.POINTER(ctypes.POINTER(Tensor)),
                                 ctypes.POINTER(ctypes.c_size_t)]
+        self.run_with = getattr(L, "onnxc_run_with", None)  # API version 3
+        if self.run_with is not None:
+            self.run_with.argtypes = [ctypes.POINTER(RunOptions)] + L.onnxc_run.argtypes
         L.onnxc_last_error.restype = ctypes.c_char_p
         L.onnxc_input_dim.restype = ctypes.c_int64
         L.onnxc_free_outputs.argtypes = [ctypes.POINTER(Tensor), ctypes.c_size_t]
@@ -111,6 +118,34 @@ class Model:
             if t.dtype == BF16:  # as float32, which the expected values are
                 value = (value.astype(np.uint32) << 16).view(np.float32)
             result.append(value)
+        self.lib.onnxc_free_outputs(outs, n)
+        return 0, result
+
+    def run_device(self, tensors, keep_outputs=True):
+        """onnxc_run_with(ONNXC_MEMORY_DEVICE) on CUDA torch tensors (their
+        data_ptr() as device addresses): (status, numpy outputs or message)."""
+        ins = (Tensor * max(1, len(tensors)))()
+        keep = []
+        for i, t in enumerate(tensors):
+            shape = (ctypes.c_int64 * max(1, t.dim()))(*t.shape)
+            keep.append(shape)
+            code = CODES[np.dtype(str(t.dtype).replace("torch.", ""))]
+            ins[i] = Tensor(code, t.dim(), shape, t.data_ptr())
+        options = RunOptions(ctypes.sizeof(RunOptions), 1)
+        outs = ctypes.POINTER(Tensor)()
+        n = ctypes.c_size_t()
+        status = self.run_with(ctypes.byref(options), ins, len(tensors),
+                               ctypes.byref(outs), ctypes.byref(n))
+        if status != 0:
+            return status, self.lib.onnxc_last_error().decode(errors="replace")
+        result = []
+        for k in range(n.value if keep_outputs else 0):
+            t = outs[k]
+            shape = [t.shape[d] for d in range(t.rank)]
+            dt = np.dtype(DTYPES[t.dtype])
+            count = int(np.prod(shape)) if shape else 1
+            buf = (ctypes.c_char * (count * dt.itemsize)).from_address(t.data) if count else b""
+            result.append(np.frombuffer(bytes(buf), dt).reshape(shape).copy())
         self.lib.onnxc_free_outputs(outs, n)
         return 0, result
 
@@ -457,6 +492,21 @@ def bench(root, out, deadline, use_compile):
         one = time.perf_counter() - first
         iters = max(3, min(50, int(10.0 / max(one, 1e-4))))
         onnxc_ms = timed(lambda: m.run(ins, keep_outputs=False), warmup=2, iters=iters)
+        # The same inputs already on the GPU (onnxc_run_with, device
+        # addresses): the outputs must be the host run's, bit for bit.
+        if torch is not None and m.run_with is not None and \
+                all(m.lib.onnxc_input_dtype(i) != BF16 for i in range(len(ins))):
+            dev = [torch.from_numpy(np.ascontiguousarray(a)).cuda() for a in ins]
+            sync()
+            status, dgot = m.run_device(dev)
+            if status != 0:
+                row["device_inputs"] = "status %d: %s" % (status, dgot)
+            else:
+                same = len(dgot) == len(got) and all(
+                    np.array_equal(x, y, equal_nan=True) for x, y in zip(dgot, got))
+                row["device_inputs"] = "same outputs" if same else "OUTPUTS DIFFER"
+                row["onnxc_device_ms"] = timed(
+                    lambda: m.run_device(dev, keep_outputs=False), warmup=2, iters=iters)
         m.close()
         row["onnxc_ms"] = onnxc_ms
         row["kernel_ms"] = profile(os.path.join(bench_dir, so), ins,
@@ -497,12 +547,13 @@ def bench(root, out, deadline, use_compile):
         print("bench", row, flush=True)
     with open(os.path.join(out, "bench.md"), "w") as f:
         f.write("GPU: %s\n\n" % gpu)
-        f.write("| model | onnxc ms | its kernels ms | torch eager ms |"
+        f.write("| model | onnxc ms | onnxc ms, device inputs | its kernels ms | torch eager ms |"
                 " torch.compile (reduce-overhead) ms |"
-                " onnxc TFLOP/s | torch TFLOP/s |\n|---|---|---|---|---|---|---|\n")
+                " onnxc TFLOP/s | torch TFLOP/s |\n|---|---|---|---|---|---|---|---|\n")
         for r in rows:
-            f.write("| %s | %.3f | %s | %s | %s | %s | %s |\n" % (
+            f.write("| %s | %.3f | %s | %s | %s | %s | %s | %s |\n" % (
                 r["model"], r["onnxc_ms"],
+                "%.3f" % r["onnxc_device_ms"] if "onnxc_device_ms" in r else "-",
                 "%.3f" % r["kernel_ms"] if r.get("kernel_ms") is not None else "-",
                 "%.3f" % r["torch_eager_ms"] if "torch_eager_ms" in r else "-",
                 "%.3f" % r["torch_compiled_ms"] if "torch_compiled_ms" in r else "-",
@@ -510,6 +561,9 @@ def bench(root, out, deadline, use_compile):
                 "%.2f" % r["torch_tflops"] if "torch_tflops" in r else "-"))
         for kind, peak in sorted(peaks.items()):
             f.write("\ntorch sgemm 4096^3 (%s): %.1f TFLOP/s\n" % (kind, peak))
+        for r in rows:
+            if "device_inputs" in r:
+                f.write("\n%s with device inputs: %s\n" % (r["model"], r["device_inputs"]))
         for r in rows:
             if "check" in r:
                 f.write("\n%s result vs numpy: %s (max |error| %.3g)\n" % (

@@ -29,7 +29,7 @@
  * needs no CUDA to load); without a driver or a device every run returns
  * ONNXC_ERROR_DEVICE. Its outputs live in CUDA managed memory, readable
  * from the host like any other; ONNXC_CUDA_DEVICE picks the device
- * (default 0).
+ * (default 0). onnxc_run_with also takes inputs in device memory.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ONNXC_RUNTIME_H
@@ -42,7 +42,7 @@
 extern "C" {
 #endif
 
-#define ONNXC_API_VERSION 2
+#define ONNXC_API_VERSION 3
 
 typedef enum onnxc_status {
   ONNXC_OK = 0,
@@ -177,6 +177,39 @@ const char *onnxc_output_dim_name(int index, int axis);
 onnxc_status onnxc_run(const onnxc_tensor *inputs, size_t num_inputs,
                        onnxc_tensor **outputs, size_t *num_outputs);
 void onnxc_free_outputs(onnxc_tensor *outputs, size_t num_outputs);
+
+/* Where the data of onnxc_run_with's input tensors live (API version 3). */
+enum {
+  ONNXC_MEMORY_HOST = 0,  /* host memory, as onnxc_run takes */
+  ONNXC_MEMORY_DEVICE = 1 /* device memory of a model compiled for CUDA */
+};
+
+typedef struct onnxc_run_options {
+  size_t size;          /* sizeof(onnxc_run_options): later versions may add
+                           fields, read only where `size` covers them */
+  int32_t input_memory; /* ONNXC_MEMORY_HOST (default) or _DEVICE */
+} onnxc_run_options;
+
+/* onnxc_run with options; NULL options are onnxc_run's defaults.
+ *
+ * ONNXC_MEMORY_DEVICE (models compiled with --target=cuda only; elsewhere
+ * ONNXC_ERROR_INVALID_ARGUMENT): each input's `data` is a CUDA device
+ * address (a CUdeviceptr cast to a pointer) in the primary context of the
+ * library's device (ONNXC_CUDA_DEVICE): memory from cuMemAlloc, cudaMalloc,
+ * cuMemAllocManaged, a PyTorch CUDA tensor's data_ptr(), ... The run copies
+ * the inputs on the device (device to device, on the calling thread's
+ * per-thread default stream) instead of from the host; whatever wrote them
+ * must be complete (synchronise its stream first). The model still never
+ * writes its inputs. String inputs cannot be device memory
+ * (ONNXC_ERROR_INVALID_ARGUMENT); an input the device cannot copy from (a
+ * host pointer, a pointer of another device) is ONNXC_ERROR_DEVICE naming
+ * it. The outputs are as onnxc_run gives them: CUDA managed memory, which is
+ * at once readable by the host and a device address in the same context, so
+ * that device pointers in give device pointers out without a copy; they are
+ * complete when the call returns. */
+onnxc_status onnxc_run_with(const onnxc_run_options *options,
+                            const onnxc_tensor *inputs, size_t num_inputs,
+                            onnxc_tensor **outputs, size_t *num_outputs);
 
 /* Runs a model with values of any kind (tensors included), in signature
  * order; the same contract as onnxc_run otherwise. Release the outputs

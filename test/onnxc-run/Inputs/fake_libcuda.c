@@ -6,10 +6,20 @@
  * by the shared object's constructors, functions looked up by name,
  * launch shapes, memory hooks, statuses. FAKE_CUDA_FAIL_LAUNCH=1 makes
  * every launch fail (CUDA_ERROR_LAUNCH_FAILED, 719), FAKE_CUDA_FAIL_SYNC=1
- * every wait for the stream (a kernel that failed while running). */
+ * every wait for the stream (a kernel that failed while running).
+ *
+ * Device memory (cuMemAlloc_v2) is what the host cannot touch: pages mapped
+ * PROT_NONE, which only this library's copies open for a moment, so that
+ * host code that reads or writes it crashes the test. Copies from device
+ * addresses accept only addresses this library allocated
+ * (CUDA_ERROR_INVALID_VALUE, 1, otherwise) and print which allocation
+ * they read ("device#K", "managed#K", in the order of allocation). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 typedef int CUresult;
 
@@ -67,20 +77,110 @@ CUresult cuStreamSynchronize(void *stream) {
   const char *fail = getenv("FAKE_CUDA_FAIL_SYNC");
   return fail && *fail == '1' ? 719 : 0;
 }
+/* Every live allocation: its range, kind and number. */
+typedef struct {
+  char *start;
+  size_t size, mapped; /* mapped: device memory's mmap length, else 0 */
+  long number;
+} allocation;
+static allocation g_allocations[4096];
+static int g_num_allocations;
+static long g_next_number[2];
+
+static allocation *find(const void *p) {
+  for (int i = 0; i < g_num_allocations; ++i)
+    if ((const char *)p >= g_allocations[i].start &&
+        (const char *)p < g_allocations[i].start + g_allocations[i].size)
+      return &g_allocations[i];
+  return NULL;
+}
+
+static CUresult add(void *start, size_t size, size_t mapped) {
+  if (g_num_allocations == 4096)
+    return 2;
+  allocation *a = &g_allocations[g_num_allocations++];
+  a->start = start;
+  a->size = size ? size : 1;
+  a->mapped = mapped;
+  a->number = g_next_number[mapped != 0]++;
+  return 0;
+}
+
 CUresult cuMemAllocManaged(unsigned long long *p, size_t size, unsigned f) {
   (void)f;
   void *m = NULL;
-  if (posix_memalign(&m, 256, size))
+  if (posix_memalign(&m, 256, size ? size : 1))
     return 2;
   *p = (unsigned long long)(size_t)m;
-  return 0;
+  return add(m, size, 0);
+}
+CUresult cuMemAlloc_v2(unsigned long long *p, size_t size) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  size_t mapped = ((size ? size : 1) + page - 1) / page * page;
+  void *m = mmap(NULL, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    return 2;
+  *p = (unsigned long long)(size_t)m;
+  return add(m, size, mapped);
 }
 CUresult cuMemFree_v2(unsigned long long p) {
-  free((void *)(size_t)p);
+  allocation *a = find((void *)(size_t)p);
+  if (!a || a->start != (char *)(size_t)p)
+    return 1;
+  if (a->mapped)
+    munmap(a->start, a->mapped);
+  else
+    free(a->start);
+  *a = g_allocations[--g_num_allocations];
   return 0;
 }
 CUresult cuGetErrorString(CUresult r, const char **s) {
-  *s = r == 719 ? "unspecified launch failure" : "fake error";
+  *s = r == 719 ? "unspecified launch failure"
+       : r == 1 ? "invalid argument"
+                : "fake error";
+  return 0;
+}
+
+/* Copies `bytes` between addresses the host may or may not touch: device
+ * memory opened for the copy. */
+static void open_device(allocation *a, int prot) {
+  if (a && a->mapped)
+    mprotect(a->start, a->mapped, prot);
+}
+static void copy(void *dst, const void *src, size_t bytes) {
+  allocation *d = find(dst), *s = find(src);
+  open_device(d, PROT_READ | PROT_WRITE);
+  open_device(s, PROT_READ | PROT_WRITE);
+  memcpy(dst, src, bytes);
+  open_device(d, PROT_NONE);
+  open_device(s, PROT_NONE);
+}
+static CUresult device_copy(const char *what, void *dst, const void *src,
+                            size_t bytes) {
+  allocation *s = find(src);
+  if (!s || (const char *)src + bytes > s->start + s->size) {
+    fprintf(stderr, "fake cuda: %s from %p: not device memory\n", what, src);
+    return 1;
+  }
+  copy(dst, src, bytes);
+  fprintf(stderr, "fake cuda: %s %zu bytes from %s#%ld+%zu\n", what, bytes,
+          s->mapped ? "device" : "managed", s->number,
+          (size_t)((const char *)src - s->start));
+  return 0;
+}
+CUresult cuMemcpyDtoDAsync_v2(unsigned long long dst, unsigned long long src,
+                              size_t bytes, void *stream) {
+  (void)stream;
+  return device_copy("copy device->device", (void *)(size_t)dst,
+                     (const void *)(size_t)src, bytes);
+}
+CUresult cuMemcpyDtoH_v2(void *dst, unsigned long long src, size_t bytes) {
+  return device_copy("copy device->host", dst, (const void *)(size_t)src,
+                     bytes);
+}
+CUresult cuMemcpyHtoD_v2(unsigned long long dst, const void *src,
+                         size_t bytes) {
+  copy((void *)(size_t)dst, src, bytes);
   return 0;
 }
 /* Events: each record is one tick later than the one before; a tick is a
@@ -113,7 +213,7 @@ CUresult cuMemcpyHtoDAsync_v2(unsigned long long dst, const void *src,
   const char *no = getenv("FAKE_CUDA_NO_DMA");
   if (no && *no == '1')
     return 1;
-  memcpy((void *)(size_t)dst, src, bytes);
+  copy((void *)(size_t)dst, src, bytes);
   fprintf(stderr, "fake cuda: upload %zu bytes\n", bytes);
   return 0;
 }
