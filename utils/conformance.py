@@ -43,7 +43,13 @@ With --target cuda every model is compiled with `onnxc --target=cuda`
 (--gpu-arch, a fat binary: its PTX goes through CUDA's ptxas) and, with
 --compile-only (as on machines without a GPU), a test PASSes when it
 compiles; the lists checked are the same CPU lists: every test that passes
-on the CPU must compile for CUDA. Without a CUDA toolkit (the one `onnxc
+on the CPU must compile for CUDA. --fake-driver adds a run of each compiled
+model (its first data set) by onnxc-run against the stand-in libcuda.so.1
+of test/onnxc-run/Inputs/fake_libcuda.c, whose kernels only print their
+launches and whose device memory the host cannot touch: the test then
+PASSes unless the run crashes (the host code touched a buffer that
+onnxc-device-memory put in device memory, say) or hangs; its outputs mean
+nothing and are not compared. Without a CUDA toolkit (the one `onnxc
 --version` names: ptxas and libdevice) the cuda sweep is
 skipped (exit 0, "skipped: no CUDA toolkit").
 
@@ -147,13 +153,13 @@ class Processes:
         self.live = set()
         self.stopping = False
 
-    def run(self, cmd, timeout):
+    def run(self, cmd, timeout, env=None):
         """Returns (returncode or None on timeout, stdout, stderr)."""
         with self.lock:
             if self.stopping:
                 raise KeyboardInterrupt
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 errors="replace", start_new_session=True)
+                                 errors="replace", start_new_session=True, env=env)
             self.live.add(p)
         try:
             try:
@@ -257,6 +263,8 @@ def run_test(test, args, procs, tmp_root):
             return status, msg
         if not os.path.exists(lib):
             return "COMPILE_ERROR", "onnxc exited 0 but wrote no %s" % os.path.basename(lib)
+        if args.fake_driver:
+            return run_with_fake_driver(test, args, procs, lib)
         if args.compile_only:
             return "PASS", ""
 
@@ -303,6 +311,39 @@ def run_test(test, args, procs, tmp_root):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def run_with_fake_driver(test, args, procs, lib):
+    """--fake-driver: the host side of a CUDA model, run once."""
+    if test.light_outputs is not None:
+        cmd = [args.onnxc_run, lib, "--ramp-inputs"]
+    else:
+        cmd = [args.onnxc_run, lib, "--inputs", test.data_sets[0]]
+    env = dict(os.environ, LD_LIBRARY_PATH=args.fake_driver)
+    rc, out, err = procs.run(cmd + ["--device", "cuda"], args.run_timeout, env)
+    if rc is None:
+        return "TIMEOUT", "fake driver: onnxc-run took more than %ds" % args.run_timeout
+    if rc < 0:
+        return "CRASH", "fake driver: onnxc-run: %s" % signal_name(rc)
+    return "PASS", ""
+
+
+def build_fake_driver(tmp_root):
+    """Compiles the stand-in libcuda.so.1 into tmp_root/fake-cuda; its
+    folder, or None."""
+    source = os.path.join(ROOT, "test", "onnxc-run", "Inputs", "fake_libcuda.c")
+    folder = os.path.join(tmp_root, "fake-cuda")
+    os.makedirs(folder, exist_ok=True)
+    for cc in ("/usr/lib/llvm-22/bin/clang", "clang", "cc"):
+        try:
+            done = subprocess.run([cc, "-shared", "-fPIC", "-O1", source, "-o",
+                                   os.path.join(folder, "libcuda.so.1")],
+                                  capture_output=True, text=True)
+        except OSError:
+            continue
+        if done.returncode == 0:
+            return folder
+    return None
+
+
 def read_list(path):
     if not os.path.exists(path):
         return []
@@ -345,6 +386,10 @@ def main(argv=None):
     ap.add_argument("--gpu-arch", default="sm_90", help="--target cuda: onnxc --gpu-arch")
     ap.add_argument("--compile-only", action="store_true",
                     help="a test passes when it compiles (its lists are still checked)")
+    ap.add_argument("--fake-driver", action="store_true",
+                    help="--target cuda: also run each model's host side against a "
+                         "stand-in libcuda.so.1; a test passes unless that run crashes "
+                         "or hangs")
     args = ap.parse_args(argv)
     args.target_flags = []
     if args.target == "cuda":
@@ -354,6 +399,9 @@ def main(argv=None):
             return 2
         args.target_flags = ["--target=cuda", "--gpu-arch=" + args.gpu_arch,
                              "--gpu-binary=fatbin"]
+    elif args.fake_driver:
+        print("error: --fake-driver runs CUDA models: with --target cuda", file=sys.stderr)
+        return 2
 
     for tool in (args.onnxc, args.onnxc_run):
         if not os.access(tool, os.X_OK):
@@ -402,6 +450,13 @@ def main(argv=None):
     results = {}
     progress = sys.stderr.isatty()
     tmp_root = tempfile.mkdtemp(prefix="onnxc-conformance.")
+    if args.fake_driver:
+        args.fake_driver = build_fake_driver(tmp_root)
+        if not args.fake_driver:
+            print("error: --fake-driver: cannot compile test/onnxc-run/Inputs/fake_libcuda.c "
+                  "(no clang or cc)", file=sys.stderr)
+            shutil.rmtree(tmp_root, ignore_errors=True)
+            return 2
     try:
         with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
             futures = {pool.submit(run_test, t, args, procs, tmp_root): t for t in tests}

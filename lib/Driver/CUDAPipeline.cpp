@@ -84,7 +84,9 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   pm.addPass(createHoistConstants());
   pm.addPass(createCanonicalizerPass());
   addBufferization(pm);
-  addDeallocation(pm);
+  // The buffer plan waits for the mapping to kernels, which tells the
+  // buffers only kernels touch (device memory) from the others.
+  addDeallocation(pm, /*planBuffers=*/false);
   GPUTiledMatmulOptions tiled;
   tiled.tile = options.gemmTile;
   tiled.tf32 = options.tf32;
@@ -97,6 +99,11 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   MapParallelLoopsToGPUOptions mapping;
   mapping.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createMapParallelLoopsToGPU(mapping));
+  PlanBuffersOptions plan;
+  plan.separateDeviceBuffers = true;
+  pm.addNestedPass<func::FuncOp>(createPlanBuffers(plan));
+  if (options.deviceMemory)
+    pm.addPass(createDeviceMemory());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createSCFToControlFlowPass());
 

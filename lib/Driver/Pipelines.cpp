@@ -124,11 +124,12 @@ void mlir::onnxc::addBufferization(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::onnxc::addDeallocation(OpPassManager &pm) {
+void mlir::onnxc::addDeallocation(OpPassManager &pm, bool planBuffers) {
   pm.addNestedPass<func::FuncOp>(createFreshResultBuffers());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
-  pm.addNestedPass<func::FuncOp>(createPlanBuffers());
+  if (planBuffers)
+    pm.addNestedPass<func::FuncOp>(createPlanBuffers());
 }
 
 void mlir::onnxc::addBf16AsF32(OpPassManager &pm, StringRef functionOp) {

@@ -23,6 +23,9 @@ extern void *onnxc_rt_device_malloc(size_t size) __attribute__((weak));
 extern void onnxc_rt_device_free(void *p) __attribute__((weak));
 extern void onnxc_rt_device_prefetch(void *p, size_t bytes)
     __attribute__((weak));
+/* Device memory (cuMemAlloc), which the host cannot touch; NULL when the
+ * driver gives none (ONNXC_CUDA_DEVICE_MEMORY=0, say): managed memory then. */
+extern void *onnxc_rt_device_malloc_device(size_t size) __attribute__((weak));
 
 __thread onnxc_rt_block *onnxc_rt_run_blocks;
 
@@ -33,7 +36,7 @@ __thread onnxc_rt_block *onnxc_rt_run_blocks;
  * four per power of two (at most 25% more), so that buffers of nearby sizes
  * can take each other's blocks; each class is a list of nodes apart from
  * the blocks. At most CACHE_MAX_BYTES in all; shared by the threads of the
- * process. */
+ * process. Device memory (onnxc_rt_device_buffer) has lists of its own. */
 #define CACHE_MIN_BYTES ((size_t)4 << 10)
 #define CACHE_MAX_BYTES ((size_t)1 << 30)
 #define CACHE_CLASSES (4 * 64)
@@ -46,7 +49,8 @@ typedef struct cache_node {
   int host; /* the caller had it (an output): the host may have touched it */
   struct cache_node *next;
 } cache_node;
-static cache_node *g_cache[CACHE_CLASSES];
+enum { HOST_BLOCKS = 0, DEVICE_BLOCKS = 1 };
+static cache_node *g_cache[2][CACHE_CLASSES];
 static size_t g_cache_bytes;
 
 /* The class of a block of `total` bytes (>= CACHE_MIN_BYTES), and its
@@ -64,13 +68,13 @@ static int cache_class(size_t total, size_t *rounded) {
   return lg * 4 + (int)(r >> (lg - 2)) - 4;
 }
 
-/* A cached block of class `cls` (whose size is `total`), or NULL; *host:
- * whether the caller had it. */
-static void *cache_take(int cls, size_t total, int *host) {
+/* A cached block of `kind` and class `cls` (whose size is `total`), or
+ * NULL; *host: whether the caller had it. */
+static void *cache_take(int kind, int cls, size_t total, int *host) {
   pthread_mutex_lock(&g_cache_lock);
-  cache_node *node = g_cache[cls];
+  cache_node *node = g_cache[kind][cls];
   if (node) {
-    g_cache[cls] = node->next;
+    g_cache[kind][cls] = node->next;
     g_cache_bytes -= total;
   }
   pthread_mutex_unlock(&g_cache_lock);
@@ -83,7 +87,7 @@ static void *cache_take(int cls, size_t total, int *host) {
 }
 
 /* 1 when the cache kept the block. */
-static int cache_give(void *raw, size_t total, int host) {
+static int cache_give(int kind, void *raw, size_t total, int host) {
   size_t rounded;
   int cls = cache_class(total, &rounded);
   if (cls < 0 || rounded != total)
@@ -96,8 +100,8 @@ static int cache_give(void *raw, size_t total, int host) {
   int kept = 0;
   pthread_mutex_lock(&g_cache_lock);
   if (g_cache_bytes + total <= CACHE_MAX_BYTES) {
-    node->next = g_cache[cls];
-    g_cache[cls] = node;
+    node->next = g_cache[kind][cls];
+    g_cache[kind][cls] = node;
     g_cache_bytes += total;
     kept = 1;
   }
@@ -124,15 +128,30 @@ static void raw_free(void *p) {
 }
 
 __attribute__((destructor)) static void free_cache(void) {
-  for (int i = 0; i < CACHE_CLASSES; ++i) {
-    while (g_cache[i]) {
-      cache_node *next = g_cache[i]->next;
-      raw_free(g_cache[i]->raw);
-      free(g_cache[i]);
-      g_cache[i] = next;
+  for (int kind = 0; kind < 2; ++kind) {
+    for (int i = 0; i < CACHE_CLASSES; ++i) {
+      while (g_cache[kind][i]) {
+        cache_node *next = g_cache[kind][i]->next;
+        raw_free(g_cache[kind][i]->raw);
+        free(g_cache[kind][i]);
+        g_cache[kind][i] = next;
+      }
     }
   }
   g_cache_bytes = 0;
+}
+
+/* Adds `h` to the current run's list (outside runs, to none). */
+static void link_block(onnxc_rt_block *h) {
+  onnxc_rt_block *s = onnxc_rt_run_blocks;
+  if (!s) {
+    h->prev = h->next = h;
+    return;
+  }
+  h->next = s->next;
+  h->prev = s;
+  s->next->prev = h;
+  s->next = h;
 }
 
 static void unlink_block(onnxc_rt_block *h) {
@@ -162,7 +181,7 @@ void *onnxc_rt_allocate_block(size_t size, size_t alignment, int for_host) {
     if (cls >= 0) {
       total = rounded;
       int host = 0;
-      raw = cache_take(cls, total, &host);
+      raw = cache_take(HOST_BLOCKS, cls, total, &host);
       /* A block the caller had (an output it may have read) goes back to
        * the device before the kernels write it; the others are there
        * already, and a prefetch per block costs host time per kernel
@@ -184,15 +203,8 @@ void *onnxc_rt_allocate_block(size_t size, size_t alignment, int for_host) {
   h->raw = raw;
   h->size = size;
   h->total = total;
-  if (onnxc_rt_run_blocks) {
-    onnxc_rt_block *s = onnxc_rt_run_blocks;
-    h->next = s->next;
-    h->prev = s;
-    s->next->prev = h;
-    s->next = h;
-  } else {
-    h->prev = h->next = h;
-  }
+  h->device = 0;
+  link_block(h);
   return (void *)user;
 }
 
@@ -214,6 +226,7 @@ void *onnxc_rt_alloc_detached(size_t size) {
   h->raw = raw;
   h->size = size;
   h->total = total;
+  h->device = 0;
   h->prev = h->next = h;
   return (void *)user;
 }
@@ -224,8 +237,63 @@ void onnxc_rt_release_block(void *p, int host) {
     return;
   onnxc_rt_block *h = (onnxc_rt_block *)((char *)p - sizeof(onnxc_rt_block));
   unlink_block(h);
-  if (h->total < CACHE_MIN_BYTES || !cache_give(h->raw, h->total, host))
+  if (h->device) { /* the record lives apart from the block */
+    if (h->total < CACHE_MIN_BYTES ||
+        !cache_give(DEVICE_BLOCKS, h->raw, h->total, 0))
+      raw_free(h->raw);
+    free(h);
+    return;
+  }
+  if (h->total < CACHE_MIN_BYTES ||
+      !cache_give(HOST_BLOCKS, h->raw, h->total, host))
     raw_free(h->raw);
+}
+
+/* A memref<?xi8> descriptor as MLIR passes it. */
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset, size, stride;
+} memref_bytes;
+
+/* onnxc-device-memory's buffers: device memory that only kernels touch.
+ * The descriptor's aligned pointer is the device block, its allocated
+ * pointer points just past a host record of it (onnxc_rt_block, apart from
+ * the block), which memref.dealloc hands back to
+ * _mlir_memref_to_llvm_free like any buffer. */
+void _mlir_ciface_onnxc_rt_device_buffer(memref_bytes *result, int64_t bytes) {
+  size_t size = bytes > 0 ? (size_t)bytes : 1, total = size;
+  onnxc_rt_block *h = malloc(sizeof *h);
+  if (!h)
+    onnxc_rt_abort(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
+  void *raw = NULL;
+  if (total >= CACHE_MIN_BYTES) {
+    size_t rounded;
+    int cls = cache_class(total, &rounded), host;
+    if (cls >= 0) {
+      total = rounded;
+      raw = cache_take(DEVICE_BLOCKS, cls, total, &host);
+    }
+  }
+  if (!raw && onnxc_rt_device_malloc_device)
+    raw = onnxc_rt_device_malloc_device(total);
+  if (!raw)
+    raw = raw_alloc(total);
+  if (!raw) {
+    free(h);
+    onnxc_rt_abort(ONNXC_ERROR_OUT_OF_MEMORY,
+                   "out of memory: cannot allocate %zu bytes of device memory",
+                   size);
+  }
+  h->raw = raw;
+  h->size = size;
+  h->total = total;
+  h->device = 1;
+  link_block(h);
+  result->allocated = (char *)h + sizeof *h;
+  result->aligned = raw;
+  result->offset = 0;
+  result->size = (int64_t)size;
+  result->stride = 1;
 }
 
 void onnxc_rt_detach_block(void *p) {

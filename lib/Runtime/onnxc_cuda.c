@@ -70,6 +70,8 @@ static struct {
   /* Optional: inputs in device memory (onnxc_run_with). */
   CUresult (*MemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+  /* Optional: buffers only kernels touch (onnxc_rt_device_buffer). */
+  CUresult (*MemAlloc)(CUdeviceptr *, size_t);
   /* Optional: the kernel profile (ONNXC_CUDA_PROFILE). */
   CUresult (*EventCreate)(CUevent *, unsigned);
   CUresult (*EventRecord)(CUevent, CUstream);
@@ -78,6 +80,7 @@ static struct {
 } cu;
 static CUdevice g_device;
 static int g_no_prefetch; /* ONNXC_CUDA_PREFETCH=0: leave it to the faults */
+static int g_no_device_memory; /* ONNXC_CUDA_DEVICE_MEMORY=0: managed only */
 
 static pthread_once_t g_cuda_once = PTHREAD_ONCE_INIT;
 static CUcontext g_context;
@@ -128,6 +131,7 @@ static void load_cuda(void) {
   cu.MemcpyHtoDAsync = dlsym(lib, "cuMemcpyHtoDAsync_v2");
   cu.MemcpyDtoDAsync = dlsym(lib, "cuMemcpyDtoDAsync_v2");
   cu.MemcpyDtoH = dlsym(lib, "cuMemcpyDtoH_v2");
+  cu.MemAlloc = dlsym(lib, "cuMemAlloc_v2");
   cu.EventCreate = dlsym(lib, "cuEventCreate");
   cu.EventRecord = dlsym(lib, "cuEventRecord");
   cu.EventElapsedTime = dlsym(lib, "cuEventElapsedTime");
@@ -162,6 +166,8 @@ static void load_cuda(void) {
   g_device = device;
   const char *prefetch = getenv("ONNXC_CUDA_PREFETCH");
   g_no_prefetch = prefetch && !strcmp(prefetch, "0");
+  const char *device_memory = getenv("ONNXC_CUDA_DEVICE_MEMORY");
+  g_no_device_memory = device_memory && !strcmp(device_memory, "0");
 }
 
 static __thread const char *g_kernel; /* the run's last kernel looked up */
@@ -192,6 +198,17 @@ void *onnxc_rt_device_malloc(size_t size) {
   CUdeviceptr p = 0;
   if (!g_context || cu.MemAllocManaged(&p, size ? size : 1,
                                        CU_MEM_ATTACH_GLOBAL))
+    return NULL;
+  return (void *)(uintptr_t)p;
+}
+
+/* Device memory for a buffer only kernels touch; NULL (managed memory
+ * then) without cuMemAlloc_v2, with ONNXC_CUDA_DEVICE_MEMORY=0 or when the
+ * driver has none left. */
+void *onnxc_rt_device_malloc_device(size_t size) {
+  CUdeviceptr p = 0;
+  if (!g_context || !cu.MemAlloc || g_no_device_memory ||
+      cu.MemAlloc(&p, size ? size : 1))
     return NULL;
   return (void *)(uintptr_t)p;
 }

@@ -29,6 +29,8 @@ typedef struct onnxc_rt_block {
   void *raw;    /* what the allocator returned */
   size_t size;  /* what was asked for */
   size_t total; /* the size of the block at raw */
+  int device;   /* device memory (onnxc_rt_device_buffer): this record is
+                   apart from the block */
 } onnxc_rt_block;
 /* The sentinel of the calling thread's run in progress (NULL outside
  * runs: blocks then belong to no list). */

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Transforms/DeviceMemory.h"
 #include "onnxc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -220,7 +221,17 @@ bool needsNoSync(StringRef callee) {
   return callee.starts_with("mgpu") || callee == kDeviceGlobalFn ||
          callee == kDeviceSyncFn || callee == "_mlir_memref_to_llvm_alloc" ||
          callee == "_mlir_memref_to_llvm_aligned_alloc" ||
-         callee == "_mlir_memref_to_llvm_free";
+         callee == "_mlir_memref_to_llvm_free" ||
+         callee == onnxc::kDeviceBufferFn ||
+         callee == ("_mlir_ciface_" + onnxc::kDeviceBufferFn).str();
+}
+
+/// Whether `address` is (an offset into) the host stack, which kernels
+/// never see: a descriptor a C interface call returned, say.
+bool isStackAddress(Value address) {
+  while (auto gep = address.getDefiningOp<LLVM::GEPOp>())
+    address = gep.getBase();
+  return address.getDefiningOp<LLVM::AllocaOp>() != nullptr;
 }
 
 struct DeviceSyncPass : onnxc::impl::DeviceSyncBase<DeviceSyncPass> {
@@ -230,10 +241,16 @@ struct DeviceSyncPass : onnxc::impl::DeviceSyncBase<DeviceSyncPass> {
     SmallVector<Operation *> points;
     for (auto fn : module.getOps<LLVM::LLVMFuncOp>())
       fn.walk([&](Operation *op) {
-        if (isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MemcpyOp, LLVM::MemmoveOp,
-                LLVM::MemsetOp, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op))
+        if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+          if (!isStackAddress(load.getAddr()))
+            points.push_back(op);
+        } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+          if (!isStackAddress(store.getAddr()))
+            points.push_back(op);
+        } else if (isa<LLVM::MemcpyOp, LLVM::MemmoveOp, LLVM::MemsetOp,
+                       LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(op)) {
           points.push_back(op);
-        else if (auto call = dyn_cast<LLVM::CallOp>(op))
+        } else if (auto call = dyn_cast<LLVM::CallOp>(op))
           if (!call.getCallee() || !needsNoSync(*call.getCallee()))
             points.push_back(op);
       });

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Transforms/DeviceMemory.h"
 #include "onnxc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -77,7 +78,66 @@ int64_t lastUse(Value root, Block &entry,
   return last;
 }
 
+/// Places `buffers` (largest first) each at the lowest offset free during
+/// its interval; returns the arena's size.
+int64_t pack(MutableArrayRef<Buffer> buffers) {
+  std::stable_sort(
+      buffers.begin(), buffers.end(),
+      [](const Buffer &a, const Buffer &b) { return a.bytes > b.bytes; });
+  int64_t arenaBytes = 0;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    Buffer &b = buffers[i];
+    SmallVector<std::pair<int64_t, int64_t>> taken; // [begin, end)
+    for (size_t j = 0; j < i; ++j) {
+      const Buffer &o = buffers[j];
+      if (o.first <= b.last && b.first <= o.last)
+        taken.push_back({o.offset, o.offset + alignUp(o.bytes)});
+    }
+    llvm::sort(taken);
+    int64_t offset = 0;
+    for (auto [begin, end] : taken) {
+      if (offset + b.bytes <= begin)
+        break;
+      offset = std::max(offset, end);
+    }
+    b.offset = offset;
+    arenaBytes = std::max(arenaBytes, offset + alignUp(b.bytes));
+  }
+  return arenaBytes;
+}
+
+/// One arena of `bytes` at the start of the function, freed at its end;
+/// the buffers become views of it. A device arena is marked
+/// `onnxc.device_memory` (onnxc-device-memory allocates it).
+void materialize(func::FuncOp func, MutableArrayRef<Buffer> buffers,
+                 int64_t bytes, bool device) {
+  Block &entry = func.getBody().front();
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPointToStart(&entry);
+  Location loc = func.getLoc();
+  auto arenaType = MemRefType::get({bytes}, builder.getIntegerType(8));
+  auto arena = memref::AllocOp::create(builder, loc, arenaType,
+                                       builder.getI64IntegerAttr(kAlignment));
+  if (device)
+    arena->setAttr(onnxc::kDeviceMemoryAttr, builder.getUnitAttr());
+  for (Buffer &b : buffers) {
+    builder.setInsertionPoint(b.alloc);
+    Value offset =
+        arith::ConstantIndexOp::create(builder, b.alloc.getLoc(), b.offset);
+    Value view =
+        memref::ViewOp::create(builder, b.alloc.getLoc(), b.alloc.getType(),
+                               arena, offset, ValueRange{});
+    b.alloc.getResult().replaceAllUsesWith(view);
+    b.dealloc.erase();
+    b.alloc.erase();
+  }
+  builder.setInsertionPoint(entry.getTerminator());
+  memref::DeallocOp::create(builder, loc, arena);
+}
+
 struct PlanBuffersPass : onnxc::impl::PlanBuffersBase<PlanBuffersPass> {
+  using PlanBuffersBase::PlanBuffersBase;
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
@@ -133,51 +193,26 @@ struct PlanBuffersPass : onnxc::impl::PlanBuffersBase<PlanBuffersPass> {
     if (buffers.empty())
       return;
 
-    // Largest first, each at the lowest offset free during its interval.
-    std::stable_sort(buffers.begin(), buffers.end(),
-                     [](const Buffer &a, const Buffer &b) {
-                       return a.bytes > b.bytes;
-                     });
+    // With separate-device-buffers, buffers that only kernels touch get an
+    // arena of their own (device memory), the others one the host may read.
+    SmallVector<Buffer> groups[2];
+    for (Buffer &b : buffers)
+      groups[separateDeviceBuffers &&
+             onnxc::onlyDeviceUses(b.alloc.getResult())]
+          .push_back(b);
     int64_t arenaBytes = 0, bufferBytes = 0;
-    for (size_t i = 0; i < buffers.size(); ++i) {
-      Buffer &b = buffers[i];
-      SmallVector<std::pair<int64_t, int64_t>> taken; // [begin, end)
-      for (size_t j = 0; j < i; ++j) {
-        const Buffer &o = buffers[j];
-        if (o.first <= b.last && b.first <= o.last)
-          taken.push_back({o.offset, o.offset + alignUp(o.bytes)});
-      }
-      llvm::sort(taken);
-      int64_t offset = 0;
-      for (auto [begin, end] : taken) {
-        if (offset + b.bytes <= begin)
-          break;
-        offset = std::max(offset, end);
-      }
-      b.offset = offset;
-      arenaBytes = std::max(arenaBytes, offset + alignUp(b.bytes));
+    for (int device = 0; device < 2; ++device) {
+      if (groups[device].empty())
+        continue;
+      int64_t bytes = pack(groups[device]);
+      materialize(func, groups[device], bytes, device);
+      arenaBytes += bytes;
+      if (device)
+        func->setAttr("onnxc.device_arena_bytes",
+                      builder.getI64IntegerAttr(bytes));
+    }
+    for (const Buffer &b : buffers)
       bufferBytes += b.bytes;
-    }
-
-    builder.setInsertionPointToStart(&entry);
-    Location loc = func.getLoc();
-    auto arenaType =
-        MemRefType::get({arenaBytes}, builder.getIntegerType(8));
-    Value arena = memref::AllocOp::create(builder, loc, arenaType,
-                                          builder.getI64IntegerAttr(kAlignment));
-    for (Buffer &b : buffers) {
-      builder.setInsertionPoint(b.alloc);
-      Value offset =
-          arith::ConstantIndexOp::create(builder, b.alloc.getLoc(), b.offset);
-      Value view = memref::ViewOp::create(builder, b.alloc.getLoc(),
-                                          b.alloc.getType(), arena, offset,
-                                          ValueRange{});
-      b.alloc.getResult().replaceAllUsesWith(view);
-      b.dealloc.erase();
-      b.alloc.erase();
-    }
-    builder.setInsertionPoint(entry.getTerminator());
-    memref::DeallocOp::create(builder, loc, arena);
     func->setAttr("onnxc.arena_bytes", builder.getI64IntegerAttr(arenaBytes));
     func->setAttr("onnxc.buffer_bytes", builder.getI64IntegerAttr(bufferBytes));
   }

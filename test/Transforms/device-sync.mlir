@@ -36,4 +36,24 @@ llvm.func @host(%n: i64) {
   llvm.call @_mlir_memref_to_llvm_free(%p) : (!llvm.ptr) -> ()
   llvm.return
 }
+
+// The host stack is not the kernels': loads and stores through an alloca
+// (a descriptor returned through a C interface, here by
+// onnxc_rt_device_buffer's wrapper) need no wait, nor does the call of the
+// device allocator.
+// CHECK-LABEL: llvm.func @stack
+// CHECK-NOT: onnxc_rt_device_sync
+// CHECK: llvm.return
+llvm.func @_mlir_ciface_onnxc_rt_device_buffer(!llvm.ptr, i64)
+llvm.func @onnxc_rt_device_buffer(!llvm.ptr, i64)
+llvm.func @stack(%n: i64) -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> {
+  %one = llvm.mlir.constant(1 : index) : i64
+  %slot = llvm.alloca %one x !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)> : (i64) -> !llvm.ptr
+  llvm.call @_mlir_ciface_onnxc_rt_device_buffer(%slot, %n) : (!llvm.ptr, i64) -> ()
+  llvm.call @onnxc_rt_device_buffer(%slot, %n) : (!llvm.ptr, i64) -> ()
+  %size = llvm.getelementptr %slot[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+  llvm.store %n, %size : i64, !llvm.ptr
+  %d = llvm.load %slot : !llvm.ptr -> !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+  llvm.return %d : !llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>
+}
 // CHECK: llvm.func @onnxc_rt_device_sync()

@@ -54,7 +54,12 @@ void printStats(ModuleOp module) {
       return;
     llvm::errs() << "onnxc: memory of '" << func.getSymName()
                  << "': " << formatBytes(attr(func, "onnxc.arena_bytes"))
-                 << " arena for " << attr(func, "onnxc.planned_buffers")
+                 << " arena";
+    if (func->hasAttr("onnxc.device_arena_bytes"))
+      llvm::errs() << " ("
+                   << formatBytes(attr(func, "onnxc.device_arena_bytes"))
+                   << " of it device memory)";
+    llvm::errs() << " for " << attr(func, "onnxc.planned_buffers")
                  << " buffers ("
                  << formatBytes(attr(func, "onnxc.buffer_bytes"))
                  << " without reuse); " << attr(func, "onnxc.output_allocs")

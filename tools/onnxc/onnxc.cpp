@@ -206,6 +206,18 @@ llvm::cl::opt<GPUPrecision> gpuPrecision(
                    "and f32 sums; sm_80 or newer")),
     llvm::cl::init(GPUPrecision::FP32), llvm::cl::cat(onnxcCategory));
 
+enum class GPUBuffers { Auto, Managed };
+llvm::cl::opt<GPUBuffers> gpuBuffers(
+    "gpu-buffers",
+    llvm::cl::desc("Where --target=cuda keeps the buffers of a run"),
+    llvm::cl::values(
+        clEnumValN(GPUBuffers::Auto, "auto",
+                   "device memory for those only kernels touch, CUDA "
+                   "managed memory for the others (default)"),
+        clEnumValN(GPUBuffers::Managed, "managed",
+                   "every buffer in CUDA managed memory")),
+    llvm::cl::init(GPUBuffers::Auto), llvm::cl::cat(onnxcCategory));
+
 llvm::cl::opt<bool> timeStages(
     "time-stages",
     llvm::cl::desc("Print the wall time of each compilation stage and of "
@@ -599,6 +611,7 @@ int main(int argc, char **argv) {
     cuda.arch = gpuArch;
     cuda.gemmTile = static_cast<int64_t>(gpuGemmTile.getValue());
     cuda.tf32 = gpuPrecision == GPUPrecision::TF32;
+    cuda.deviceMemory = gpuBuffers == GPUBuffers::Auto;
     if (cuda.tf32 && sm < 80)
       return fail("--gpu-precision=tf32 needs tensor cores with tf32 "
                   "(--gpu-arch=sm_80 or newer), not " +

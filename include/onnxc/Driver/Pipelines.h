@@ -44,7 +44,7 @@ void buildLinalgToLLVMPipeline(OpPassManager &pm, bool vectorize = true,
 /// buffers from the runtime's allocator. `vectorize` adds the vector
 /// lowerings and the math approximations of the vectorised CPU code.
 void addBufferization(OpPassManager &pm);
-void addDeallocation(OpPassManager &pm);
+void addDeallocation(OpPassManager &pm, bool planBuffers = true);
 void addHostLowering(OpPassManager &pm, bool vectorize);
 /// bf16 arithmetic in f32 inside the functions named `functionOp`
 /// (func.func, gpu.func) nested in `pm`'s op, then arith's expansions.
@@ -62,6 +62,7 @@ struct CUDAOptions {
   int64_t blockSize = 256;
   int64_t gemmTile = 0; // onnxc-gpu-tiled-matmul's tile: 0 by size, 64, 128
   bool tf32 = false;    // f32 products on tensor cores with tf32 operands
+  bool deviceMemory = true; // buffers only kernels touch in device memory
   std::string toolkit; // CUDA's (ptxas, fatbinary, libdevice); "": searched
 };
 void buildLinalgToCUDAPipeline(OpPassManager &pm, const CUDAOptions &options);

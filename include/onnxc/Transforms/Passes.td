@@ -39,9 +39,44 @@ def PlanBuffers : Pass<"onnxc-plan-buffers", "func::FuncOp"> {
     (returned buffers, which the caller frees) and `onnxc.dynamic_allocs`
     (other allocations left to run time), which
     `onnxc --stats` prints.
+
+    With `separate-device-buffers` (the CUDA target, after the mapping to
+    gpu.launch), the buffers that only kernels touch (every use, through
+    views, inside a gpu.launch or a gpu.launch_func's operand, or a
+    dealloc) are packed into a second arena, marked
+    `onnxc.device_memory` for onnxc-device-memory, whose size is also
+    `onnxc.device_arena_bytes`; `onnxc.arena_bytes` is then both arenas'.
   }];
+  let options = [
+    Option<"separateDeviceBuffers", "separate-device-buffers", "bool",
+           /*default=*/"false",
+           "Pack the buffers only kernels touch into an arena of their own">,
+  ];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def DeviceMemory : Pass<"onnxc-device-memory", "ModuleOp"> {
+  let summary = "Allocate the buffers only kernels touch in device memory";
+  let description = [{
+    The CUDA target's buffers are CUDA managed memory, which host code
+    (run-time checks, loops that call the runtime, the caller reading the
+    outputs) and kernels both reach, at the cost of page migrations each
+    time the side that touches a page changes. A `memref.alloc` of identity
+    layout and byte-sized elements whose every use, through views
+    (memref.view, subview, reshapes, casts), is inside a `gpu.launch`, an
+    operand of a `gpu.launch_func` or a `memref.dealloc` (or that
+    onnxc-plan-buffers marked `onnxc.device_memory`) becomes a call of the
+    runtime's `onnxc_rt_device_buffer(bytes)`, which returns device memory
+    (cuMemAlloc) as a `memref<?xi8>`, and a `memref.view` of it in the
+    allocation's type. Its descriptor's allocated pointer is a host record
+    of the block, which the dealloc frees as any buffer; the host never
+    dereferences the aligned one. Runs after the mapping to the GPU
+    (before or after kernel outlining), before the host lowering.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 def UnshareFills : Pass<"onnxc-unshare-fills", "func::FuncOp"> {

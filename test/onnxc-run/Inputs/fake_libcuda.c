@@ -13,7 +13,8 @@
  * host code that reads or writes it crashes the test. Copies from device
  * addresses accept only addresses this library allocated
  * (CUDA_ERROR_INVALID_VALUE, 1, otherwise) and print which allocation
- * they read ("device#K", "managed#K", in the order of allocation). */
+ * they read ("device#K", "managed#K", in the order of allocation).
+ * FAKE_CUDA_LOG_ALLOCS=1 prints each device allocation's size. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,14 +47,14 @@ CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
   static struct {
     void *module;
     char *name;
-  } known[256];
+  } known[4096];
   static int count;
   for (int i = 0; i < count; ++i)
     if (known[i].module == module && !strcmp(known[i].name, name)) {
       *f = known[i].name;
       return 0;
     }
-  if (count == 256)
+  if (count == 4096)
     return 2;
   known[count].module = module;
   known[count].name = strdup(name);
@@ -111,6 +112,9 @@ CUresult cuMemAllocManaged(unsigned long long *p, size_t size, unsigned f) {
   void *m = NULL;
   if (posix_memalign(&m, 256, size ? size : 1))
     return 2;
+  /* Zeros, not garbage, where kernels that do not run should have written:
+   * host code that reads a count or an index a kernel computed gets 0. */
+  memset(m, 0, size ? size : 1);
   *p = (unsigned long long)(size_t)m;
   return add(m, size, 0);
 }
@@ -121,6 +125,9 @@ CUresult cuMemAlloc_v2(unsigned long long *p, size_t size) {
   if (m == MAP_FAILED)
     return 2;
   *p = (unsigned long long)(size_t)m;
+  const char *log = getenv("FAKE_CUDA_LOG_ALLOCS");
+  if (log && *log == '1')
+    fprintf(stderr, "fake cuda: device memory %zu bytes\n", size);
   return add(m, size, mapped);
 }
 CUresult cuMemFree_v2(unsigned long long p) {
