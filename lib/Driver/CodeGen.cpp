@@ -1,6 +1,7 @@
 //===- CodeGen.cpp - LLVM dialect -> object file -> shared object ---------===//
 
 #include "onnxc/Driver/CodeGen.h"
+#include "onnxc/Transforms/DeviceMemory.h"
 #include "onnxc/Transforms/Passes.h"
 
 #include "onnxc/Conversion/RuntimeChecks.h"
@@ -336,6 +337,14 @@ std::unique_ptr<llvm::Module> mlir::onnxc::translateToLLVMIR(
     module->removeAttr(kRuntimeMessagesAttrName);
   }
 
+  // Which inputs only kernels read (onnxc-device-memory, CUDA): a '1' or
+  // '0' per input; the runtime stages the 1s in device memory.
+  std::string deviceInputs;
+  if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(entryName))
+    if (auto flags = fn->getAttrOfType<DenseBoolArrayAttr>(kDeviceInputsAttr))
+      for (bool device : flags.asArrayRef())
+        deviceInputs += device ? '1' : '0';
+
   DialectRegistry registry;
   registerTranslations(registry);
   module->getContext()->appendDialectRegistry(registry);
@@ -350,6 +359,13 @@ std::unique_ptr<llvm::Module> mlir::onnxc::translateToLLVMIR(
   new llvm::GlobalVariable(*llvmModule, init->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, init,
                            "onnxc_model_signature");
+
+  auto *deviceFlags =
+      llvm::ConstantDataArray::getString(llvmContext, deviceInputs, true);
+  new llvm::GlobalVariable(*llvmModule, deviceFlags->getType(),
+                           /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, deviceFlags,
+                           "onnxc_model_device_inputs");
 
   if (training)
     emitTrainingState(*llvmModule, *training);
@@ -427,7 +443,8 @@ LogicalResult
 mlir::onnxc::linkSecondFunction(llvm::Module &module,
                                 std::unique_ptr<llvm::Module> function,
                                 StringRef prefix, std::string &error) {
-  for (StringRef name : {"signature", "messages", "entry", "init"}) {
+  for (StringRef name :
+       {"signature", "messages", "entry", "init", "device_inputs"}) {
     llvm::GlobalValue *gv =
         function->getNamedValue(("onnxc_model_" + name).str());
     if (!gv || gv->isDeclaration()) {

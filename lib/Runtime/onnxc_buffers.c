@@ -260,8 +260,9 @@ typedef struct {
  * pointer points just past a host record of it (onnxc_rt_block, apart from
  * the block), which memref.dealloc hands back to
  * _mlir_memref_to_llvm_free like any buffer. */
-void _mlir_ciface_onnxc_rt_device_buffer(memref_bytes *result, int64_t bytes) {
-  size_t size = bytes > 0 ? (size_t)bytes : 1, total = size;
+void onnxc_rt_allocate_device_block(size_t size, void **allocated,
+                                    void **aligned) {
+  size_t total = size = size ? size : 1;
   onnxc_rt_block *h = malloc(sizeof *h);
   if (!h)
     onnxc_rt_abort(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -289,8 +290,13 @@ void _mlir_ciface_onnxc_rt_device_buffer(memref_bytes *result, int64_t bytes) {
   h->total = total;
   h->device = 1;
   link_block(h);
-  result->allocated = (char *)h + sizeof *h;
-  result->aligned = raw;
+  *allocated = (char *)h + sizeof *h;
+  *aligned = raw;
+}
+
+void _mlir_ciface_onnxc_rt_device_buffer(memref_bytes *result, int64_t bytes) {
+  size_t size = bytes > 0 ? (size_t)bytes : 1;
+  onnxc_rt_allocate_device_block(size, &result->allocated, &result->aligned);
   result->offset = 0;
   result->size = (int64_t)size;
   result->stride = 1;

@@ -229,20 +229,24 @@ void onnxc_rt_device_prefetch(void *p, size_t bytes) {
   }
 }
 
-/* Copies a caller's input into a managed buffer of the run: by the driver
- * on the thread's stream (returns once the caller's memory is read; the
- * kernels after it see the data, host code waits for it), else by the host
- * and prefetched. */
+/* Copies a caller's input into a buffer of the run: by the driver on the
+ * thread's stream (returns once the caller's memory is read; the kernels
+ * after it see the data, host code waits for it), else (a managed buffer,
+ * not `dma_only`) by the host and prefetched. 1 when copied. */
 static __thread int g_pending;
-void onnxc_rt_device_upload(void *dst, const void *src, size_t bytes) {
+int onnxc_rt_device_upload(void *dst, const void *src, size_t bytes,
+                           int dma_only) {
   if (g_context && cu.MemcpyHtoDAsync &&
       !cu.MemcpyHtoDAsync((CUdeviceptr)(uintptr_t)dst, src, bytes,
                           CU_STREAM_PER_THREAD)) {
     g_pending = 1;
-    return;
+    return 1;
   }
+  if (dma_only)
+    return 0;
   memcpy(dst, src, bytes);
   onnxc_rt_device_prefetch(dst, bytes);
+  return 1;
 }
 
 /* An input in device memory (onnxc_run_with): copied into the run's

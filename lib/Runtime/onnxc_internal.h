@@ -43,6 +43,11 @@ void *onnxc_rt_allocate_block(size_t size, size_t alignment, int for_host);
 void onnxc_rt_release_block(void *p, int host);
 /* Frees every block of a run's list. */
 void onnxc_rt_release_all(onnxc_rt_block *sentinel);
+/* A block of device memory for the run (managed memory where the driver
+ * gives none): *allocated is its host record (what
+ * onnxc_rt_release_block takes), *aligned the device address. */
+void onnxc_rt_allocate_device_block(size_t size, void **allocated,
+                                    void **aligned);
 /* The block at `p`, unlinked from its run (an output handed out). */
 void onnxc_rt_detach_block(void *p);
 

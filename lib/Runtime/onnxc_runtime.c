@@ -36,6 +36,7 @@
 
 extern const char onnxc_model_signature[];
 extern const char onnxc_model_messages[];
+extern const char onnxc_model_device_inputs[] __attribute__((weak));
 extern void onnxc_model_entry(void **args);
 /* Computes the model's weight-only tensors into its globals (see
  * onnxc-hoist-constants); call_entry runs it once, before the first run. */
@@ -45,12 +46,14 @@ extern void onnxc_model_init(void);
  * onnxc_eval_*, see lib/Driver/CodeGen.cpp); absent elsewhere. */
 extern const char onnxc_eval_signature[] __attribute__((weak));
 extern const char onnxc_eval_messages[] __attribute__((weak));
+extern const char onnxc_eval_device_inputs[] __attribute__((weak));
 extern void onnxc_eval_entry(void **args) __attribute__((weak));
 extern void onnxc_eval_init(void) __attribute__((weak));
 /* A training library's third function, the model's initialization graph
  * (TrainingInfoProto), under onnxc_init_*: absent elsewhere. */
 extern const char onnxc_init_signature[] __attribute__((weak));
 extern const char onnxc_init_messages[] __attribute__((weak));
+extern const char onnxc_init_device_inputs[] __attribute__((weak));
 extern void onnxc_init_entry(void **args) __attribute__((weak));
 extern void onnxc_init_init(void) __attribute__((weak));
 /* onnxc_threads.c: idle workers spin while a run is in progress. */
@@ -67,8 +70,8 @@ void onnxc_rt_run_end(void);
 extern void onnxc_rt_device_enter(void) __attribute__((weak));
 extern void onnxc_rt_device_prefetch(void *p, size_t bytes)
     __attribute__((weak));
-extern void onnxc_rt_device_upload(void *dst, const void *src, size_t bytes)
-    __attribute__((weak));
+extern int onnxc_rt_device_upload(void *dst, const void *src, size_t bytes,
+                                  int dma_only) __attribute__((weak));
 /* Inputs in device memory (onnxc_run_with): copied into the run's buffer
  * on the device, or to the host (to be unpacked); NULL, or why not. */
 extern const char *onnxc_rt_device_copy_input(void *dst, const void *src,
@@ -84,8 +87,9 @@ static void parse_init(void);
 #define MODEL_TABLE(prefix, parser)                                            \
   {                                                                            \
     .signature = prefix##_signature, .messages = prefix##_messages,            \
-    .entry = prefix##_entry, .init = prefix##_init, .parse = parser,           \
-    .once = PTHREAD_ONCE_INIT, .num_inputs = -1, .num_outputs = -1,            \
+    .device_inputs = prefix##_device_inputs, .entry = prefix##_entry,          \
+    .init = prefix##_init, .parse = parser, .once = PTHREAD_ONCE_INIT,         \
+    .num_inputs = -1, .num_outputs = -1,                                       \
     .init_lock = PTHREAD_MUTEX_INITIALIZER                                     \
   }
 static model_table g_model = MODEL_TABLE(onnxc_model, parse_model);
@@ -263,13 +267,28 @@ static void stage_inputs(const model_table *m, void **args, int on_device) {
       bytes *= (size_t)w[3 + d];
     if (!bytes)
       continue;
-    void *copy = onnxc_rt_allocate_block(bytes, 64, 1), *data;
+    void *data, *allocated = NULL, *copy = NULL;
     memcpy(&data, &w[1], sizeof data);
-    if (on_device)
-      copy_input_from_device(m, i, copy, data, bytes, 0);
-    else
-      onnxc_rt_device_upload(copy, data, bytes);
-    memcpy(&w[0], &copy, sizeof copy);
+    /* An input only kernels read goes to device memory, copied by the
+     * driver; without a driver copy, to managed memory as the others. */
+    if (m->device_inputs && (size_t)i < strlen(m->device_inputs) &&
+        m->device_inputs[i] == '1') {
+      onnxc_rt_allocate_device_block(bytes, &allocated, &copy);
+      if (on_device) {
+        copy_input_from_device(m, i, copy, data, bytes, 0);
+      } else if (!onnxc_rt_device_upload(copy, data, bytes, 1)) {
+        onnxc_rt_release_block(allocated, 0);
+        allocated = NULL;
+      }
+    }
+    if (!allocated) {
+      allocated = copy = onnxc_rt_allocate_block(bytes, 64, 1);
+      if (on_device)
+        copy_input_from_device(m, i, copy, data, bytes, 0);
+      else
+        onnxc_rt_device_upload(copy, data, bytes, 0);
+    }
+    memcpy(&w[0], &allocated, sizeof allocated);
     memcpy(&w[1], &copy, sizeof copy);
   }
 }

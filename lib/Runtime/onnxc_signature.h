@@ -28,6 +28,9 @@ typedef struct {
 typedef struct model_table {
   const char *signature;
   const char *messages;
+  /* '1' for each input that only kernels read (CUDA: staged in device
+   * memory), else '0'; may be shorter than the inputs, or NULL. */
+  const char *device_inputs;
   void (*entry)(void **args);
   void (*init)(void);
   void (*parse)(void); /* parses this table (a pthread_once routine) */

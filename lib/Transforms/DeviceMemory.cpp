@@ -64,6 +64,18 @@ bool isCandidate(memref::AllocOp alloc) {
 struct DeviceMemoryPass : onnxc::impl::DeviceMemoryBase<DeviceMemoryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // Which inputs of each public function only kernels read: the runtime
+    // stages those in device memory.
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (fn.isExternal() || !fn.isPublic())
+        continue;
+      SmallVector<bool> device;
+      for (BlockArgument arg : fn.getArguments())
+        device.push_back(isa<MemRefType>(arg.getType()) &&
+                         onnxc::onlyDeviceUses(arg));
+      fn->setAttr(onnxc::kDeviceInputsAttr,
+                  DenseBoolArrayAttr::get(fn.getContext(), device));
+    }
     SmallVector<memref::AllocOp> allocs;
     module.walk([&](memref::AllocOp alloc) {
       if (isCandidate(alloc) && (alloc->hasAttr(onnxc::kDeviceMemoryAttr) ||

@@ -5,6 +5,7 @@
 // viewed in their types. %h, which the host reads, and the returned %out
 // stay memref.allocs. The deallocs are unchanged.
 // CHECK-LABEL: func.func @launch
+// CHECK-SAME: onnxc.device_inputs = array<i1: true>
 // CHECK: %[[AB:.+]] = arith.constant 8192 : index
 // CHECK: %[[ARENA:.+]] = call @onnxc_rt_device_buffer(%[[AB]]) : (index) -> memref<?xi8>
 // CHECK: %[[A:.+]] = memref.view %[[ARENA]][%{{.+}}][] : memref<?xi8> to memref<8192xi8>
@@ -54,6 +55,7 @@ func.func @launch(%x: memref<1024xf32>) -> memref<1024xf32> {
 // (f16); one passed to a host call is not, nor is a buffer of index
 // elements.
 // CHECK-LABEL: func.func @outlined
+// CHECK-SAME: onnxc.device_inputs = array<i1: false>
 // CHECK: %[[C8:.+]] = arith.constant 8 : index
 // CHECK: %[[BYTES:.+]] = arith.muli %[[C8]], %arg0 : index
 // CHECK: %[[BUF:.+]] = call @onnxc_rt_device_buffer(%[[BYTES]])

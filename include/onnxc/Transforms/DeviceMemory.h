@@ -16,6 +16,11 @@ namespace mlir::onnxc {
 /// allocates it in device memory.
 inline constexpr llvm::StringLiteral kDeviceMemoryAttr = "onnxc.device_memory";
 
+/// On a public function: for each argument, whether only kernels read it
+/// (onnxc_model_device_inputs tells the runtime, which stages such an
+/// input in device memory).
+inline constexpr llvm::StringLiteral kDeviceInputsAttr = "onnxc.device_inputs";
+
 /// The runtime function that allocates device memory (called through its C
 /// interface, `_mlir_ciface_onnxc_rt_device_buffer`).
 inline constexpr llvm::StringLiteral kDeviceBufferFn = "onnxc_rt_device_buffer";

@@ -71,8 +71,11 @@ def DeviceMemory : Pass<"onnxc-device-memory", "ModuleOp"> {
     (cuMemAlloc) as a `memref<?xi8>`, and a `memref.view` of it in the
     allocation's type. Its descriptor's allocated pointer is a host record
     of the block, which the dealloc frees as any buffer; the host never
-    dereferences the aligned one. Runs after the mapping to the GPU
-    (before or after kernel outlining), before the host lowering.
+    dereferences the aligned one. Each public function gets
+    `onnxc.device_inputs`, whether only kernels read each argument (the
+    runtime stages those inputs in device memory). Runs after the mapping
+    to the GPU (before or after kernel outlining), before the host
+    lowering.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
