@@ -32,6 +32,8 @@ void populateMatMulPatterns(const TypeConverter &converter,
                             RewritePatternSet &patterns);
 void populateConvPatterns(const TypeConverter &converter,
                           RewritePatternSet &patterns);
+void populateConvTransposePatterns(const TypeConverter &converter,
+                                   RewritePatternSet &patterns);
 void populatePoolingPatterns(const TypeConverter &converter,
                              RewritePatternSet &patterns);
 void populateNormalizationPatterns(const TypeConverter &converter,
