@@ -42,6 +42,17 @@ typedef struct model_table {
   int init_done; /* init has run */
 } model_table;
 
+/* onnxc_inputs.c: points the input descriptors args[1..] of a run of `m`
+ * at copies in buffers of the run where the generated code needs them:
+ * sub-byte types unpacked, and on the CUDA target (`cuda`) every tensor in
+ * memory kernels can read; `on_device`: the caller's data are CUDA device
+ * addresses (onnxc_run_with). */
+void onnxc_rt_stage_inputs(const model_table *m, void **args, int on_device,
+                           int cuda);
+/* Packs `count` one-byte elements of `bits` bits into the front of the
+ * same buffer (an output of a sub-byte type). */
+void onnxc_rt_pack_elements(uint8_t *data, int64_t count, int bits);
+
 /* Sets the calling thread's error message (onnxc_last_error); returns
  * `code`. */
 onnxc_status onnxc_rt_error(onnxc_status code, const char *fmt, ...)
