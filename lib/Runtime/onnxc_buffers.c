@@ -160,6 +160,20 @@ static void unlink_block(onnxc_rt_block *h) {
   h->prev = h->next = h;
 }
 
+/* The record of a host block at its front: the buffer starts right after
+ * it, `alignment`-aligned. */
+static onnxc_rt_block *place_record(char *raw, size_t size, size_t total,
+                                    size_t alignment) {
+  uintptr_t user = ((uintptr_t)raw + sizeof(onnxc_rt_block) + alignment - 1) &
+                   ~(uintptr_t)(alignment - 1);
+  onnxc_rt_block *h = (onnxc_rt_block *)(user - sizeof(onnxc_rt_block));
+  h->raw = raw;
+  h->size = size;
+  h->total = total;
+  h->device = 0;
+  return h;
+}
+
 /* A buffer of the run. `for_host`: the host writes it first (a staged
  * input), so a block reused from the cache is not moved to the device
  * ahead of that. */
@@ -197,15 +211,9 @@ void *onnxc_rt_allocate_block(size_t size, size_t alignment, int for_host) {
                    "out of memory: cannot allocate a buffer of %zu bytes",
                    size);
   }
-  uintptr_t user = ((uintptr_t)raw + sizeof(onnxc_rt_block) + alignment - 1) &
-                   ~(uintptr_t)(alignment - 1);
-  onnxc_rt_block *h = (onnxc_rt_block *)(user - sizeof(onnxc_rt_block));
-  h->raw = raw;
-  h->size = size;
-  h->total = total;
-  h->device = 0;
+  onnxc_rt_block *h = place_record(raw, size, total, alignment);
   link_block(h);
-  return (void *)user;
+  return (char *)h + sizeof *h;
 }
 
 static void *allocate(size_t size, size_t alignment) {
@@ -220,15 +228,9 @@ void *onnxc_rt_alloc_detached(size_t size) {
   char *raw = raw_alloc(total);
   if (!raw)
     return NULL;
-  uintptr_t user = ((uintptr_t)raw + sizeof(onnxc_rt_block) + alignment - 1) &
-                   ~(uintptr_t)(alignment - 1);
-  onnxc_rt_block *h = (onnxc_rt_block *)(user - sizeof(onnxc_rt_block));
-  h->raw = raw;
-  h->size = size;
-  h->total = total;
-  h->device = 0;
+  onnxc_rt_block *h = place_record(raw, size, total, alignment);
   h->prev = h->next = h;
-  return (void *)user;
+  return (char *)h + sizeof *h;
 }
 
 /* `host`: the block comes back from the caller (an output). */

@@ -107,6 +107,10 @@ class Model:
         status = self.lib.onnxc_run(ins, len(arrays), ctypes.byref(outs), ctypes.byref(n))
         if status != 0:
             return status, self.lib.onnxc_last_error().decode(errors="replace")
+        return 0, self.take_outputs(outs, n, keep_outputs)
+
+    def take_outputs(self, outs, n, keep_outputs):
+        """The outputs as numpy arrays (none unless keep_outputs), freed."""
         result = []
         for k in range(n.value if keep_outputs else 0):
             t = outs[k]
@@ -119,7 +123,7 @@ class Model:
                 value = (value.astype(np.uint32) << 16).view(np.float32)
             result.append(value)
         self.lib.onnxc_free_outputs(outs, n)
-        return 0, result
+        return result
 
     def run_device(self, tensors, keep_outputs=True):
         """onnxc_run_with(ONNXC_MEMORY_DEVICE) on CUDA torch tensors (their
@@ -138,16 +142,7 @@ class Model:
                                ctypes.byref(outs), ctypes.byref(n))
         if status != 0:
             return status, self.lib.onnxc_last_error().decode(errors="replace")
-        result = []
-        for k in range(n.value if keep_outputs else 0):
-            t = outs[k]
-            shape = [t.shape[d] for d in range(t.rank)]
-            dt = np.dtype(DTYPES[t.dtype])
-            count = int(np.prod(shape)) if shape else 1
-            buf = (ctypes.c_char * (count * dt.itemsize)).from_address(t.data) if count else b""
-            result.append(np.frombuffer(bytes(buf), dt).reshape(shape).copy())
-        self.lib.onnxc_free_outputs(outs, n)
-        return 0, result
+        return 0, self.take_outputs(outs, n, keep_outputs)
 
     def close(self):
         import _ctypes
