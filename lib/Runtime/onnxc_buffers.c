@@ -38,6 +38,10 @@ __thread onnxc_rt_block *onnxc_rt_run_blocks;
  * the blocks. At most CACHE_MAX_BYTES in all; shared by the threads of the
  * process. Device memory (onnxc_rt_device_buffer) has lists of its own. */
 #define CACHE_MIN_BYTES ((size_t)4 << 10)
+/* On the CUDA target every block is cached: a block from the driver costs
+ * far more than from malloc, and a CUDA graph replays a run only when its
+ * buffers are the same as the run's it was captured from. */
+#define CACHE_MIN (onnxc_rt_device_malloc ? (size_t)64 : CACHE_MIN_BYTES)
 #define CACHE_MAX_BYTES ((size_t)1 << 30)
 #define CACHE_CLASSES (4 * 64)
 static pthread_mutex_t g_cache_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -189,7 +193,7 @@ void *onnxc_rt_allocate_block(size_t size, size_t alignment, int for_host) {
         size);
   }
   char *raw = NULL;
-  if (total >= CACHE_MIN_BYTES) {
+  if (total >= CACHE_MIN) {
     size_t rounded;
     int cls = cache_class(total, &rounded);
     if (cls >= 0) {
@@ -240,14 +244,12 @@ void onnxc_rt_release_block(void *p, int host) {
   onnxc_rt_block *h = (onnxc_rt_block *)((char *)p - sizeof(onnxc_rt_block));
   unlink_block(h);
   if (h->device) { /* the record lives apart from the block */
-    if (h->total < CACHE_MIN_BYTES ||
-        !cache_give(DEVICE_BLOCKS, h->raw, h->total, 0))
+    if (h->total < CACHE_MIN || !cache_give(DEVICE_BLOCKS, h->raw, h->total, 0))
       raw_free(h->raw);
     free(h);
     return;
   }
-  if (h->total < CACHE_MIN_BYTES ||
-      !cache_give(HOST_BLOCKS, h->raw, h->total, host))
+  if (h->total < CACHE_MIN || !cache_give(HOST_BLOCKS, h->raw, h->total, host))
     raw_free(h->raw);
 }
 
@@ -264,12 +266,13 @@ typedef struct {
  * _mlir_memref_to_llvm_free like any buffer. */
 void onnxc_rt_allocate_device_block(size_t size, void **allocated,
                                     void **aligned) {
-  size_t total = size = size ? size : 1;
+  size = size ? size : 1;
+  size_t total = size < 256 ? 256 : size; /* the driver's granularity */
   onnxc_rt_block *h = malloc(sizeof *h);
   if (!h)
     onnxc_rt_abort(ONNXC_ERROR_OUT_OF_MEMORY, "out of memory");
   void *raw = NULL;
-  if (total >= CACHE_MIN_BYTES) {
+  if (total >= CACHE_MIN) {
     size_t rounded;
     int cls = cache_class(total, &rounded), host;
     if (cls >= 0) {

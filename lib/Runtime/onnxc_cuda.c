@@ -117,6 +117,7 @@ static void load_cuda(void) {
   g_no_prefetch = prefetch && !strcmp(prefetch, "0");
   const char *device_memory = getenv("ONNXC_CUDA_DEVICE_MEMORY");
   g_no_device_memory = device_memory && !strcmp(device_memory, "0");
+  onnxc_cuda_graphs_init(lib);
 }
 
 static __thread const char *g_kernel; /* the run's last kernel looked up */
@@ -363,10 +364,23 @@ void mgpuStreamDestroy(void *stream) { (void)stream; }
 void mgpuStreamSynchronize(void *stream) { (void)stream; }
 
 /* Waits for the kernels launched by this thread; a failure ends the run. */
+/* Launches what onnxc_cuda_graphs.c deferred; a failure ends the run. */
+static void flush_deferred(void) {
+  const char *failed = NULL, *last = NULL;
+  CUresult r = onnxc_cuda_graphs_flush(&failed, &last);
+  if (last)
+    g_kernel = last;
+  if (r)
+    onnxc_rt_abort(ONNXC_ERROR_DEVICE, "CUDA: cannot launch %s%s (%s)",
+                   strcmp(failed, "a CUDA graph") ? "kernel " : "", failed,
+                   onnxc_cuda_error_string(r));
+}
+
 void onnxc_rt_device_sync(void) {
   if (!g_pending)
     return;
   g_pending = 0;
+  flush_deferred();
   CUresult r = onnxc_cu.StreamSynchronize(CU_STREAM_PER_THREAD);
   if (r && !g_kernel)
     onnxc_rt_abort(ONNXC_ERROR_DEVICE,
@@ -384,6 +398,7 @@ void onnxc_rt_device_drain(void) {
   if (!g_pending)
     return;
   g_pending = 0;
+  onnxc_cuda_graphs_discard();
   onnxc_cu.StreamSynchronize(CU_STREAM_PER_THREAD);
   onnxc_cuda_profile_harvest();
 }
@@ -392,10 +407,15 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, void *stream,
                       void **params, void **extra, size_t paramsCount) {
-  (void)paramsCount;
   g_pending = 1;
   unsigned dims[6] = {(unsigned)gridX,  (unsigned)gridY,  (unsigned)gridZ,
                       (unsigned)blockX, (unsigned)blockY, (unsigned)blockZ};
+  if (!extra && onnxc_cuda_graphs_defer(function, g_kernel, dims,
+                                        (unsigned)smem, params, paramsCount))
+    return;
+  const char *name = g_kernel;
+  flush_deferred(); /* they go first */
+  g_kernel = name;
   onnxc_cuda_profile_launch_begin(function, g_kernel, dims);
   CUresult r = onnxc_cu.LaunchKernel(function, dims[0], dims[1], dims[2],
                                      dims[3], dims[4], dims[5], (unsigned)smem,

@@ -76,4 +76,12 @@ void onnxc_cuda_profile_launch_begin(CUfunction f, const char *name,
 void onnxc_cuda_profile_launch_end(void);
 void onnxc_cuda_profile_harvest(void);
 
+/* onnxc_cuda_graphs.c: ONNXC_CUDA_GRAPHS=1's deferred launches. */
+void onnxc_cuda_graphs_init(void *lib);
+int onnxc_cuda_graphs_defer(CUfunction f, const char *name,
+                            const unsigned dims[6], unsigned smem,
+                            void **params, size_t num_params);
+CUresult onnxc_cuda_graphs_flush(const char **failed, const char **last);
+void onnxc_cuda_graphs_discard(void);
+
 #endif /* ONNXC_RUNTIME_CUDA_H */

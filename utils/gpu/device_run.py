@@ -504,17 +504,29 @@ def bench(root, out, deadline, use_compile):
                     lambda: m.run_device(dev, keep_outputs=False), warmup=2, iters=iters)
         m.close()
         row["onnxc_ms"] = onnxc_ms
-        # A/B: every buffer in managed memory, as before onnxc-device-memory
-        # (the variable is read at a library's first run: a fresh load).
-        os.environ["ONNXC_CUDA_DEVICE_MEMORY"] = "0"
-        try:
-            managed = Model(os.path.join(bench_dir, so))
-            managed.run(ins, keep_outputs=False)
-            row["onnxc_managed_ms"] = timed(
-                lambda: managed.run(ins, keep_outputs=False), warmup=2, iters=iters)
-            managed.close()
-        finally:
-            del os.environ["ONNXC_CUDA_DEVICE_MEMORY"]
+        # A/B in the same run (the variables are read at a library's first
+        # run: a fresh load each): every buffer in managed memory, as before
+        # onnxc-device-memory; the launches as CUDA graphs, whose outputs
+        # (from the fourth run: the third captures) must equal the eager
+        # run's bit for bit.
+        for key, var, value in (("onnxc_managed_ms", "ONNXC_CUDA_DEVICE_MEMORY", "0"),
+                                ("onnxc_graphs_ms", "ONNXC_CUDA_GRAPHS", "1")):
+            os.environ[var] = value
+            try:
+                variant = Model(os.path.join(bench_dir, so))
+                for _ in range(3):
+                    variant.run(ins, keep_outputs=False)
+                status, vgot = variant.run(ins)
+                if key == "onnxc_graphs_ms":
+                    same = status == 0 and len(vgot) == len(got) and all(
+                        np.array_equal(x, y, equal_nan=True) for x, y in zip(vgot, got))
+                    row["graphs"] = "same outputs" if same else "OUTPUTS DIFFER (%s)" % (
+                        vgot if status else "values")
+                row[key] = timed(lambda: variant.run(ins, keep_outputs=False),
+                                 warmup=2, iters=iters)
+                variant.close()
+            finally:
+                del os.environ[var]
         row["kernel_ms"] = profile(os.path.join(bench_dir, so), ins,
                                    os.path.join(out, "profile_%s.txt" %
                                                 name.replace("+", "_")))
@@ -553,13 +565,15 @@ def bench(root, out, deadline, use_compile):
         print("bench", row, flush=True)
     with open(os.path.join(out, "bench.md"), "w") as f:
         f.write("GPU: %s\n\n" % gpu)
-        f.write("| model | onnxc ms | onnxc ms, all managed | onnxc ms, device inputs |"
+        f.write("| model | onnxc ms | onnxc ms, all managed | onnxc ms, CUDA graphs |"
+                " onnxc ms, device inputs |"
                 " its kernels ms | torch eager ms | torch.compile (reduce-overhead) ms |"
-                " onnxc TFLOP/s | torch TFLOP/s |\n|---|---|---|---|---|---|---|---|---|\n")
+                " onnxc TFLOP/s | torch TFLOP/s |\n|---|---|---|---|---|---|---|---|---|---|\n")
         for r in rows:
-            f.write("| %s | %.3f | %s | %s | %s | %s | %s | %s | %s |\n" % (
+            f.write("| %s | %.3f | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
                 r["model"], r["onnxc_ms"],
                 "%.3f" % r["onnxc_managed_ms"] if "onnxc_managed_ms" in r else "-",
+                "%.3f" % r["onnxc_graphs_ms"] if "onnxc_graphs_ms" in r else "-",
                 "%.3f" % r["onnxc_device_ms"] if "onnxc_device_ms" in r else "-",
                 "%.3f" % r["kernel_ms"] if r.get("kernel_ms") is not None else "-",
                 "%.3f" % r["torch_eager_ms"] if "torch_eager_ms" in r else "-",
@@ -571,6 +585,8 @@ def bench(root, out, deadline, use_compile):
         for r in rows:
             if "device_inputs" in r:
                 f.write("\n%s with device inputs: %s\n" % (r["model"], r["device_inputs"]))
+            if "graphs" in r:
+                f.write("\n%s with CUDA graphs: %s\n" % (r["model"], r["graphs"]))
         for r in rows:
             if "check" in r:
                 f.write("\n%s result vs numpy: %s (max |error| %.3g)\n" % (

@@ -43,31 +43,135 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n,
 CUresult cuModuleUnload(void *module) { (void)module; return 0; }
 /* The same handle for the same module and name, as the driver does; the
  * handle is the kernel's name, which the launches print. */
+static struct {
+  void *module;
+  char *name;
+  int num_params; /* -1: unknown (not PTX text) */
+  size_t param_sizes[64];
+} known[4096];
+static int known_count;
+
+/* The sizes of the parameters of kernel `name` declared in PTX text
+ * (".entry NAME(" then ".param .u64 x," ...); -1 when not found. */
+static int ptx_params(const char *ptx, const char *name, size_t *sizes) {
+  if (strncmp(ptx, "//", 2) && strncmp(ptx, ".version", 8))
+    return -1;
+  char entry[512];
+  snprintf(entry, sizeof entry, ".entry %s(", name);
+  const char *p = strstr(ptx, entry);
+  if (!p)
+    return -1;
+  const char *end = strchr(p, ')');
+  int n = 0;
+  for (p = strstr(p, ".param"); p && p < end && n < 64;
+       p = strstr(p + 6, ".param")) {
+    const char *type = p + 6; /* ".param .u64 name" */
+    while (*type == ' ' || *type == '\t' || *type == '.')
+      ++type;
+    int bits = 0;
+    if (strchr("usbf", type[0]) && sscanf(type + 1, "%d", &bits) == 1)
+      sizes[n++] = (size_t)bits / 8;
+    else
+      return -1;
+  }
+  return n;
+}
+
 CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
-  static struct {
-    void *module;
-    char *name;
-  } known[4096];
-  static int count;
-  for (int i = 0; i < count; ++i)
+  for (int i = 0; i < known_count; ++i)
     if (known[i].module == module && !strcmp(known[i].name, name)) {
       *f = known[i].name;
       return 0;
     }
-  if (count == 4096)
+  if (known_count == 4096)
     return 2;
-  known[count].module = module;
-  known[count].name = strdup(name);
-  *f = known[count++].name;
+  known[known_count].module = module;
+  known[known_count].name = strdup(name);
+  known[known_count].num_params =
+      ptx_params(module, name, known[known_count].param_sizes);
+  *f = known[known_count++].name;
   return 0;
 }
+/* CUDA graphs: a stream created here captures the launches made on it
+ * between cuStreamBeginCapture_v2 and cuStreamEndCapture into a graph,
+ * which cuGraphLaunch only reports ("graph launch of N kernels"). */
+typedef struct {
+  int capturing, launches;
+} fake_stream;
+typedef struct {
+  int launches;
+} fake_graph;
+CUresult cuStreamCreate(void **stream, unsigned flags) {
+  (void)flags;
+  *stream = calloc(1, sizeof(fake_stream));
+  return *stream ? 0 : 2;
+}
+CUresult cuStreamBeginCapture_v2(void *stream, int mode) {
+  (void)mode;
+  fake_stream *s = stream;
+  s->capturing = 1;
+  s->launches = 0;
+  return 0;
+}
+CUresult cuStreamEndCapture(void *stream, void **graph) {
+  fake_stream *s = stream;
+  fake_graph *g = malloc(sizeof *g);
+  if (!g)
+    return 2;
+  g->launches = s->launches;
+  s->capturing = 0;
+  *graph = g;
+  fprintf(stderr, "fake cuda: captured %d kernels\n", g->launches);
+  return 0;
+}
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph,
+                                     unsigned long long flags) {
+  (void)flags;
+  fake_graph *copy = malloc(sizeof *copy);
+  if (!copy)
+    return 2;
+  *copy = *(fake_graph *)graph;
+  *exec = copy;
+  return 0;
+}
+CUresult cuGraphDestroy(void *graph) {
+  free(graph);
+  return 0;
+}
+CUresult cuGraphLaunch(void *exec, void *stream) {
+  (void)stream;
+  fprintf(stderr, "fake cuda: graph launch of %d kernels\n",
+          ((fake_graph *)exec)->launches);
+  return 0;
+}
+/* Parameter sizes as the kernel's PTX declares them (models compiled
+ * with --gpu-binary=ptx); CUDA_ERROR_INVALID_VALUE otherwise. */
+CUresult cuFuncGetParamInfo(void *f, size_t index, size_t *offset,
+                            size_t *size) {
+  for (int i = 0; i < known_count; ++i) {
+    if (known[i].name != f)
+      continue;
+    if (known[i].num_params < 0 || index >= (size_t)known[i].num_params)
+      return 1;
+    *offset = 0;
+    for (size_t k = 0; k < index; ++k)
+      *offset += known[i].param_sizes[k];
+    *size = known[i].param_sizes[index];
+    return 0;
+  }
+  return 1;
+}
+
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned smem,
                         void *stream, void **params, void **extra) {
-  (void)smem, (void)stream, (void)extra;
-  int n = 0;
-  while (params && params[n] && n < 64)
-    ++n;
+  (void)smem, (void)extra, (void)params;
+  /* The per-thread (0x2) and legacy (0x1, NULL) default streams are not
+   * this library's. */
+  if ((size_t)stream > 0x2 && ((fake_stream *)stream)->capturing) {
+    ++((fake_stream *)stream)->launches;
+    return 0;
+  }
   fprintf(stderr, "fake cuda: launch %s grid %u %u %u block %u %u %u\n",
           (const char *)f, gx, gy, gz, bx, by, bz);
   const char *fail = getenv("FAKE_CUDA_FAIL_LAUNCH");
