@@ -5,8 +5,8 @@
 #   device run: utils/gpu/device_check.sh   (carry: gpu-run/bundle.tar.xz,
 #               gpu-run/ptx/bundle.tar.xz; results in $OUT)
 # BUDGET_S (default 420) bounds the whole run; CONFORMANCE_S (default 200)
-# the conformance part; RUN_FLAGS adds device_run.py flags
-# (--no-torch-compile).
+# the conformance part; GRAPHS_S (default 0) a second conformance run with
+# CUDA graphs; RUN_FLAGS adds device_run.py flags (--no-torch-compile).
 set -u
 OUT=${OUT:-/tmp/onnxc-gpu-out}
 mkdir -p "$OUT"
@@ -20,7 +20,9 @@ mkdir -p "$OUT"
 FALLBACK=()
 [ -f gpu-run/ptx/bundle.tar.xz ] && FALLBACK=(--fallback gpu-run/ptx/bundle.tar.xz)
 python3 utils/gpu/device_run.py gpu-run/bundle.tar.xz "${FALLBACK[@]}" --out "$OUT" \
-  --budget-s "${BUDGET_S:-420}" --conformance-s "${CONFORMANCE_S:-200}" ${RUN_FLAGS:-} \
+  --budget-s "${BUDGET_S:-420}" --conformance-s "${CONFORMANCE_S:-200}" \
+  --graph-conformance-s "${GRAPHS_S:-0}" ${RUN_FLAGS:-} \
   2>&1 | tee "$OUT/log.txt"
 grep -v '^PASS' "$OUT/conformance.txt" | head -40
+[ -f "$OUT/conformance-graphs.txt" ] && grep -v '^PASS' "$OUT/conformance-graphs.txt" | head -20
 cat "$OUT/bench.md"

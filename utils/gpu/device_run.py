@@ -184,13 +184,18 @@ def run_test(folder):
             else:
                 ins = [z["in%d" % k] for k in range(m.num_inputs)]
             outs = sorted((k for k in z.files if k.startswith("out")), key=lambda k: int(k[3:]))
-            status, got = m.run(ins)
-            if status != 0:
-                return "FAIL", "%s: status %d: %s" % (d["file"], status, got[:300])
-            for k, key in enumerate(outs):
-                problem = compare(got[k], z[key], meta["rtol"], meta["atol"])
-                if problem:
-                    return "FAIL", "%s: output %d: %s" % (d["file"], k, problem)
+            # With CUDA graphs (--graph-conformance) four runs: the third
+            # captures, the fourth replays; every one must be right.
+            for run in range(4 if os.environ.get("ONNXC_CUDA_GRAPHS") == "1" else 1):
+                status, got = m.run(ins)
+                if status != 0:
+                    return "FAIL", "%s: run %d: status %d: %s" % (
+                        d["file"], run + 1, status, got[:300])
+                for k, key in enumerate(outs):
+                    problem = compare(got[k], z[key], meta["rtol"], meta["atol"])
+                    if problem:
+                        return "FAIL", "%s: run %d: output %d: %s" % (
+                            d["file"], run + 1, k, problem)
         return "PASS", ""
     finally:
         m.close()
@@ -252,7 +257,7 @@ def run_with_tool(folder, tool, env):
     return "PASS", ""
 
 
-def conformance(root, out, deadline):
+def conformance(root, out, deadline, report="conformance.txt"):
     folders = []
     for suite in sorted(os.listdir(os.path.join(root, "tests"))):
         base = os.path.join(root, "tests", suite)
@@ -314,7 +319,7 @@ def conformance(root, out, deadline):
     concurrent.futures.wait(tool_runs)
     pool.shutdown()
     counts = {}
-    with open(os.path.join(out, "conformance.txt"), "w") as f:
+    with open(os.path.join(out, report), "w") as f:
         for folder in folders:
             name = os.path.relpath(folder, os.path.join(root, "tests")).replace("__", "/")
             status, detail = results.get(folder, ("NOT RUN", "out of time"))
@@ -635,6 +640,10 @@ def main():
     ap.add_argument("--conformance-s", type=float, default=200)
     ap.add_argument("--no-torch-compile", action="store_true")
     ap.add_argument("--skip-conformance", action="store_true")
+    ap.add_argument("--graph-conformance-s", type=float, default=0,
+                    help="then the conformance tests again for this long with "
+                         "ONNXC_CUDA_GRAPHS=1, each data set run four times "
+                         "(conformance-graphs.txt)")
     args = ap.parse_args()
     start = time.time()
     os.makedirs(args.out, exist_ok=True)
@@ -650,6 +659,16 @@ def main():
         counts, total = conformance(root, args.out, start + args.conformance_s)
         print("conformance on the GPU: %s of %d (%.1fs)" % (counts, total, time.time() - start),
               flush=True)
+    if args.graph_conformance_s > 0:
+        began = time.time()
+        os.environ["ONNXC_CUDA_GRAPHS"] = "1"
+        try:
+            counts, total = conformance(root, args.out, began + args.graph_conformance_s,
+                                        "conformance-graphs.txt")
+        finally:
+            del os.environ["ONNXC_CUDA_GRAPHS"]
+        print("conformance with CUDA graphs: %s of %d (%.1fs)" % (
+            counts, total, time.time() - began), flush=True)
     bench(root, args.out, start + args.budget_s, not args.no_torch_compile)
     # The profiles as one file (the device tool returns a few files only).
     names = sorted(f for f in os.listdir(args.out) if f.startswith("profile_"))
