@@ -49,8 +49,12 @@ int findByName(const std::vector<ValueInfo> &values, const std::string &name) {
 }
 
 void OutputSet::reset() {
-  if (values && freeFn)
+  if (tensors && freeTensorsFn)
+    freeTensorsFn(tensors, count);
+  else if (values && freeFn)
     freeFn(values, count);
+  tensors = nullptr;
+  wrapped.clear();
   values = nullptr;
   count = 0;
 }
@@ -140,6 +144,7 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
   optional(trainEvalOutputNameFn, "onnxc_train_eval_output_name");
   optional(trainEvalFn, "onnxc_train_eval");
   optional(freeOutputsFn, "onnxc_free_outputs");
+  optional(runWithFn, "onnxc_run_with");
   // Added with maps: a library without them has no maps.
   inputKeyDtype = reinterpret_cast<decltype(inputKeyDtype)>(
       dlsym(handle, "onnxc_input_key_dtype"));
@@ -213,9 +218,44 @@ bool CompiledModel::load(const std::string &path, std::string &error) {
                        "outputs", outputs_);
 }
 
+bool CompiledModel::useDeviceInputs(std::vector<void *> pointers) {
+  if (!runWithFn || !freeOutputsFn)
+    return false;
+  deviceInputs = std::move(pointers);
+  return true;
+}
+
 onnxc_status CompiledModel::run(const std::vector<onnxc_value> &inputs,
                                 OutputSet &outputs, std::string &error) const {
   outputs.reset();
+  if (!deviceInputs.empty()) {
+    std::vector<onnxc_tensor> tensors;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      tensors.push_back(inputs[i].tensor);
+      if (i < deviceInputs.size())
+        tensors.back().data = deviceInputs[i];
+    }
+    onnxc_run_options options{sizeof(onnxc_run_options), ONNXC_MEMORY_DEVICE};
+    onnxc_tensor *result = nullptr;
+    size_t count = 0;
+    onnxc_status status =
+        runWithFn(&options, tensors.data(), tensors.size(), &result, &count);
+    if (status != ONNXC_OK) {
+      error = str(lastError());
+      return status;
+    }
+    outputs.freeTensorsFn = freeOutputsFn;
+    outputs.tensors = result;
+    outputs.count = count;
+    for (size_t i = 0; i < count; ++i) {
+      onnxc_value v{};
+      v.kind = ONNXC_KIND_TENSOR;
+      v.tensor = result[i];
+      outputs.wrapped.push_back(v);
+    }
+    outputs.values = outputs.wrapped.data();
+    return status;
+  }
   onnxc_value *result = nullptr;
   size_t count = 0;
   onnxc_status status = runValues(inputs.empty() ? nullptr : inputs.data(),

@@ -83,6 +83,10 @@ private:
   void (*freeFn)(onnxc_value *, size_t) = nullptr;
   onnxc_value *values = nullptr;
   size_t count = 0;
+  // onnxc_run_with's outputs, seen as values.
+  void (*freeTensorsFn)(onnxc_tensor *, size_t) = nullptr;
+  onnxc_tensor *tensors = nullptr;
+  std::vector<onnxc_value> wrapped;
 };
 
 class CompiledModel {
@@ -110,9 +114,9 @@ public:
   /// false when the library does not export it.
   bool setNumThreads(int threads) const;
 
-  /// Runs the model (onnxc_run_values); on failure returns the status with
-  /// `error` set to the library's onnxc_last_error() (read on the calling
-  /// thread).
+  /// Runs the model (onnxc_run_values; with device inputs, onnxc_run_with);
+  /// on failure returns the status with `error` set to the library's
+  /// onnxc_last_error() (read on the calling thread).
   onnxc_status run(const std::vector<onnxc_value> &inputs, OutputSet &outputs,
                    std::string &error) const;
 
@@ -120,6 +124,11 @@ public:
   /// --train: the number of inputs before the state (-1 for an inference
   /// library, or one that predates the API).
   int trainNumInputs() const;
+  /// From now on run() passes these device addresses (onnxc_run_with,
+  /// ONNXC_MEMORY_DEVICE) instead of the inputs' data; false when the
+  /// library has no onnxc_run_with (API version 2).
+  bool useDeviceInputs(std::vector<void *> pointers);
+  bool hasDeviceInputs() const { return !deviceInputs.empty(); }
   /// From now on only the first `n` inputs are the model's (training: the
   /// library passes the state itself).
   void keepInputs(size_t n) { inputs_.resize(std::min(n, inputs_.size())); }
@@ -154,6 +163,8 @@ private:
   decltype(&onnxc_train_eval_output_name) trainEvalOutputNameFn = nullptr;
   decltype(&onnxc_train_eval) trainEvalFn = nullptr;
   decltype(&onnxc_free_outputs) freeOutputsFn = nullptr;
+  decltype(&onnxc_run_with) runWithFn = nullptr; // API version 3
+  std::vector<void *> deviceInputs;
 
   decltype(&onnxc_api_version) apiVersion = nullptr;
   decltype(&onnxc_device) deviceFn = nullptr;

@@ -82,6 +82,9 @@ const char *usageText =
     "                          a CUDA library runs on CUDA either way, its "
     "inputs\n"
     "                          and outputs in host memory\n"
+    "  --input-memory host|device  device: a CUDA library gets its inputs as\n"
+    "                          device memory (copied there once, before the\n"
+    "                          runs; onnxc_run_with), its outputs as usual\n"
     "\n"
     "Training (a library compiled with onnxc --train; the inputs are the\n"
     "model's and the labels, the library keeps the rest):\n"
@@ -157,27 +160,15 @@ std::pair<std::string, std::string> parseBinding(const std::string &option,
 
 Options parseOptions(int argc, char **argv) {
   Options o;
-  static const char *withValue[] = {"--input",
-                                    "--inputs",
-                                    "--expected",
-                                    "--expected-dir",
-                                    "--rtol",
-                                    "--atol",
-                                    "--save-outputs",
-                                    "--iterations",
-                                    "--warmup",
-                                    "--threads",
-                                    "--seed",
-                                    "--dim",
-                                    "--print-outputs",
-                                    "--concurrency",
-                                    "--device",
-                                    "--train-steps",
-                                    "--load-checkpoint",
-                                    "--save-checkpoint",
-                                    "--export-onnx",
-                                    "--base-model",
-                                    "--train-eval"};
+  static const char *withValue[] = {
+      "--input",           "--inputs",      "--expected",
+      "--expected-dir",    "--rtol",        "--atol",
+      "--save-outputs",    "--iterations",  "--warmup",
+      "--threads",         "--seed",        "--dim",
+      "--print-outputs",   "--concurrency", "--device",
+      "--input-memory",    "--train-steps", "--load-checkpoint",
+      "--save-checkpoint", "--export-onnx", "--base-model",
+      "--train-eval"};
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -258,6 +249,10 @@ Options parseOptions(int argc, char **argv) {
       if (value != "cpu" && value != "cuda")
         usageError("--device takes cpu or cuda, not '" + value + "'");
       o.device = value;
+    } else if (arg == "--input-memory") {
+      if (value != "host" && value != "device")
+        usageError("--input-memory takes host or device, not '" + value + "'");
+      o.deviceInputs = value == "device";
     } else if (arg == "--concurrency")
       o.concurrency = parseCount(arg, value, 1);
     else if (arg == "--seed") {

@@ -26,6 +26,7 @@ struct Options {
   int iterations = 0, warmup = 0, concurrency = 1;
   int threads = 0;    // intra-op; 0: the library's default
   std::string device; // --device: what the library must run on ("" any)
+  bool deviceInputs = false; // --input-memory device
   bool randomInputs = false, rampInputs = false, checkDeterminism = false;
   int printValues = 0;
   uint64_t seed = 0;

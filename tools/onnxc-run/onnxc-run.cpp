@@ -22,6 +22,7 @@
 
 #include "Compare.h"
 #include "CompiledModel.h"
+#include "DeviceInputs.h"
 #include "Inputs.h"
 #include "Options.h"
 #include "Outputs.h"
@@ -71,6 +72,8 @@ std::string formatMs(double v) {
 /// What the messages call a run: every run goes through onnxc_run_values,
 /// which for a model of tensors does what onnxc_run does.
 std::string runName(const CompiledModel &model) {
+  if (model.hasDeviceInputs())
+    return "onnxc_run_with";
   return model.hasNonTensorValues() ? "onnxc_run_values" : "onnxc_run";
 }
 
@@ -300,6 +303,26 @@ int main(int argc, char **argv) {
   std::vector<onnxc_value> views;
   for (const HostValue &v : inputs)
     views.push_back(v.view());
+
+  // --input-memory device: the inputs copied to the GPU once; every run
+  // takes them from there.
+  DeviceInputs deviceInputs;
+  if (options.deviceInputs) {
+    if (device != "cuda")
+      fatal("--input-memory device: " + options.model + " runs on " + device +
+            " (compiled without --target=cuda); its inputs are host memory");
+    if (model.hasNonTensorValues())
+      fatal("--input-memory device: the model has inputs or outputs that "
+            "are not tensors (onnxc_run_with takes tensors only)");
+    std::vector<size_t> bytes;
+    for (const HostValue &v : inputs)
+      bytes.push_back(v.tensor().sizeInBytes());
+    if (!deviceInputs.upload(views, bytes, error))
+      fatal("--input-memory device: " + error);
+    if (!model.useDeviceInputs(deviceInputs.pointers()))
+      fatal("--input-memory device: " + options.model +
+            " predates onnxc_run_with (onnxc API version 3)");
+  }
 
   std::vector<HostValue> pristine;
   if (options.checkDeterminism)

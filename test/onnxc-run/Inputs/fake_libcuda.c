@@ -15,6 +15,7 @@
  * (CUDA_ERROR_INVALID_VALUE, 1, otherwise) and print which allocation
  * they read ("device#K", "managed#K", in the order of allocation).
  * FAKE_CUDA_LOG_ALLOCS=1 prints each device allocation's size. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,9 @@
 #include <unistd.h>
 
 typedef int CUresult;
+
+/* The allocations and the known kernels, for runs on several threads. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
 CUresult cuInit(unsigned flags) { return flags ? 1 : 0; }
 CUresult cuDeviceGetCount(int *n) { *n = 1; return 0; }
@@ -78,19 +82,24 @@ static int ptx_params(const char *ptx, const char *name, size_t *sizes) {
 }
 
 CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
-  for (int i = 0; i < known_count; ++i)
-    if (known[i].module == module && !strcmp(known[i].name, name)) {
-      *f = known[i].name;
-      return 0;
-    }
-  if (known_count == 4096)
-    return 2;
-  known[known_count].module = module;
-  known[known_count].name = strdup(name);
-  known[known_count].num_params =
-      ptx_params(module, name, known[known_count].param_sizes);
-  *f = known[known_count++].name;
-  return 0;
+  pthread_mutex_lock(&g_lock);
+  CUresult r = 0;
+  int i = 0;
+  while (i < known_count &&
+         (known[i].module != module || strcmp(known[i].name, name)))
+    ++i;
+  if (i == known_count && known_count < 4096) {
+    known[i].module = module;
+    known[i].name = strdup(name);
+    known[i].num_params = ptx_params(module, name, known[i].param_sizes);
+    ++known_count;
+  }
+  if (i < known_count)
+    *f = known[i].name;
+  else
+    r = 2;
+  pthread_mutex_unlock(&g_lock);
+  return r;
 }
 /* CUDA graphs: a stream created here captures the launches made on it
  * between cuStreamBeginCapture_v2 and cuStreamEndCapture into a graph,
@@ -189,6 +198,7 @@ typedef struct {
   long number;
 } allocation;
 static allocation g_allocations[4096];
+
 static int g_num_allocations;
 static long g_next_number[2];
 
@@ -201,13 +211,17 @@ static allocation *find(const void *p) {
 }
 
 static CUresult add(void *start, size_t size, size_t mapped) {
-  if (g_num_allocations == 4096)
+  pthread_mutex_lock(&g_lock);
+  if (g_num_allocations == 4096) {
+    pthread_mutex_unlock(&g_lock);
     return 2;
+  }
   allocation *a = &g_allocations[g_num_allocations++];
   a->start = start;
   a->size = size ? size : 1;
   a->mapped = mapped;
   a->number = g_next_number[mapped != 0]++;
+  pthread_mutex_unlock(&g_lock);
   return 0;
 }
 
@@ -235,14 +249,18 @@ CUresult cuMemAlloc_v2(unsigned long long *p, size_t size) {
   return add(m, size, mapped);
 }
 CUresult cuMemFree_v2(unsigned long long p) {
+  pthread_mutex_lock(&g_lock);
   allocation *a = find((void *)(size_t)p);
-  if (!a || a->start != (char *)(size_t)p)
+  if (!a || a->start != (char *)(size_t)p) {
+    pthread_mutex_unlock(&g_lock);
     return 1;
+  }
   if (a->mapped)
     munmap(a->start, a->mapped);
   else
     free(a->start);
   *a = g_allocations[--g_num_allocations];
+  pthread_mutex_unlock(&g_lock);
   return 0;
 }
 CUresult cuGetErrorString(CUresult r, const char **s) {
@@ -259,24 +277,28 @@ static void open_device(allocation *a, int prot) {
     mprotect(a->start, a->mapped, prot);
 }
 static void copy(void *dst, const void *src, size_t bytes) {
+  pthread_mutex_lock(&g_lock);
   allocation *d = find(dst), *s = find(src);
   open_device(d, PROT_READ | PROT_WRITE);
   open_device(s, PROT_READ | PROT_WRITE);
   memcpy(dst, src, bytes);
   open_device(d, PROT_NONE);
   open_device(s, PROT_NONE);
+  pthread_mutex_unlock(&g_lock);
 }
 static CUresult device_copy(const char *what, void *dst, const void *src,
                             size_t bytes) {
-  allocation *s = find(src);
-  if (!s || (const char *)src + bytes > s->start + s->size) {
+  pthread_mutex_lock(&g_lock);
+  allocation *s = find(src), source = s ? *s : (allocation){0};
+  pthread_mutex_unlock(&g_lock);
+  if (!s || (const char *)src + bytes > source.start + source.size) {
     fprintf(stderr, "fake cuda: %s from %p: not device memory\n", what, src);
     return 1;
   }
   copy(dst, src, bytes);
   fprintf(stderr, "fake cuda: %s %zu bytes from %s#%ld+%zu\n", what, bytes,
-          s->mapped ? "device" : "managed", s->number,
-          (size_t)((const char *)src - s->start));
+          source.mapped ? "device" : "managed", source.number,
+          (size_t)((const char *)src - source.start));
   return 0;
 }
 CUresult cuMemcpyDtoDAsync_v2(unsigned long long dst, unsigned long long src,
