@@ -239,8 +239,73 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
   op.erase();
 }
 
+/// A reduction into several outputs, each computed from the inputs and its
+/// own output only (an index check's minimum and maximum), as one generic
+/// per output, so that each can become a block reduction. False (nothing
+/// changed) otherwise.
+bool splitOutputs(linalg::GenericOp op) {
+  unsigned numInits = op.getNumDpsInits(), numInputs = op.getNumDpsInputs();
+  if (numInits < 2 || !op.hasPureBufferSemantics() ||
+      op.getNumReductionLoops() == 0 ||
+      op.getBlock()->getNumArguments() != numInputs + numInits)
+    return false;
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  SmallVector<SetVector<Operation *>> slices(numInits);
+  for (unsigned k = 0; k < numInits; ++k) {
+    Value root = yield.getValues()[k];
+    BackwardSliceOptions options;
+    options.filter = [&](Operation *o) { return o->getBlock() == body; };
+    if (failed(getBackwardSlice(root, &slices[k], options)))
+      return false;
+    if (Operation *def = root.getDefiningOp())
+      slices[k].insert(def);
+    // Only this output's block argument (and the inputs') may feed it.
+    auto usesOtherOutput = [&](Value v) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      return arg && arg.getOwner() == body && arg.getArgNumber() >= numInputs &&
+             arg.getArgNumber() != numInputs + k;
+    };
+    if (usesOtherOutput(root))
+      return false;
+    for (Operation *o : slices[k])
+      if (o->getNumRegions() || llvm::any_of(o->getOperands(), usesOtherOutput))
+        return false;
+  }
+  OpBuilder b(op);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned k = 0; k < numInits; ++k) {
+    SmallVector<AffineMap> kMaps(maps.begin(), maps.begin() + numInputs);
+    kMaps.push_back(maps[numInputs + k]);
+    linalg::GenericOp::create(
+        b, op.getLoc(), TypeRange{}, op.getDpsInputs(),
+        ValueRange{op.getDpsInits()[k]}, kMaps, iterators,
+        [&](OpBuilder &nb, Location loc, ValueRange args) {
+          IRMapping map;
+          for (unsigned i = 0; i < numInputs; ++i)
+            map.map(body->getArgument(i), args[i]);
+          map.map(body->getArgument(numInputs + k), args.back());
+          for (Operation &o : body->without_terminator())
+            if (slices[k].contains(&o))
+              nb.clone(o, map);
+          linalg::YieldOp::create(nb, loc,
+                                  map.lookupOrDefault(yield.getValues()[k]));
+        });
+  }
+  op.erase();
+  return true;
+}
+
 struct GPUReductionsPass : onnxc::impl::GPUReductionsBase<GPUReductionsPass> {
   void runOnOperation() override {
+    SmallVector<linalg::GenericOp> several;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.getNumDpsInits() > 1 && !op->getParentOfType<gpu::LaunchOp>())
+        several.push_back(op);
+    });
+    for (linalg::GenericOp op : several)
+      splitOutputs(op);
     std::vector<std::tuple<linalg::GenericOp, Reduction, Domain>> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
       std::optional<Domain> domain = blockDomain(op);

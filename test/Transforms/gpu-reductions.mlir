@@ -92,3 +92,47 @@ func.func @not_blocks(%a: memref<64x9xf32>, %b: memref<64xf32>, %c: memref<512x2
   }
   return
 }
+
+// An index check's minimum and maximum (one generic, two outputs, each
+// from the indices and its own output only): split into one reduction per
+// output, each a block of threads (minsi from INT64_MAX, maxsi from
+// INT64_MIN), so that the indices stay on the device. A generic whose
+// outputs feed each other is left alone.
+// CHECK-LABEL: func.func @index_range
+// CHECK: gpu.launch
+// CHECK: arith.extsi
+// CHECK: arith.minsi
+// CHECK: memref.store %{{.*}}, %arg1[]
+// CHECK: gpu.launch
+// CHECK: arith.extsi
+// CHECK: arith.maxsi
+// CHECK: memref.store %{{.*}}, %arg2[]
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @coupled
+// CHECK: linalg.generic
+// CHECK-NOT: gpu.launch
+#all = affine_map<(d0, d1) -> (d0, d1)>
+#none = affine_map<(d0, d1) -> ()>
+func.func @index_range(%i: memref<2x128xi32>, %lo: memref<i64>, %hi: memref<i64>) {
+  linalg.generic {indexing_maps = [#all, #none, #none],
+                  iterator_types = ["reduction", "reduction"]}
+      ins(%i : memref<2x128xi32>) outs(%lo, %hi : memref<i64>, memref<i64>) {
+  ^bb0(%x: i32, %a: i64, %b: i64):
+    %v = arith.extsi %x : i32 to i64
+    %min = arith.minsi %a, %v : i64
+    %max = arith.maxsi %b, %v : i64
+    linalg.yield %min, %max : i64, i64
+  }
+  return
+}
+func.func @coupled(%i: memref<2x128xi64>, %lo: memref<i64>, %hi: memref<i64>) {
+  linalg.generic {indexing_maps = [#all, #none, #none],
+                  iterator_types = ["reduction", "reduction"]}
+      ins(%i : memref<2x128xi64>) outs(%lo, %hi : memref<i64>, memref<i64>) {
+  ^bb0(%x: i64, %a: i64, %b: i64):
+    %min = arith.minsi %a, %x : i64
+    %max = arith.maxsi %b, %min : i64
+    linalg.yield %min, %max : i64, i64
+  }
+  return
+}

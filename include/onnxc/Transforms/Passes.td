@@ -645,7 +645,9 @@ def GPUReductions : Pass<"onnxc-gpu-reductions", "func::FuncOp"> {
     value. One thread per output (the generic mapping) would run a
     LayerNorm's 256 row means as one block. The order of the additions
     differs from the sequential loop's: float sums differ in their last
-    bits.
+    bits. A reduction into several outputs each computed from the inputs
+    and its own output only (an index check's minimum and maximum) is
+    first split into one generic per output.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
