@@ -216,6 +216,13 @@ public:
       guarded->TypeAndShapeInferenceFunction(
           [infer = schema->GetTypeAndShapeInferenceFunction(), schema,
            op](onnx::InferenceContext &ctx) {
+            // Inference functions index their outputs (Split divides by
+            // their number): a node with too few or too many is left to
+            // the schema check.
+            size_t outputs = ctx.getNumOutputs();
+            if (outputs < static_cast<size_t>(schema->min_output()) ||
+                outputs > static_cast<size_t>(schema->max_output()))
+              return;
             if (hasRequiredAttributes(*schema, ctx) &&
                 inputsFitSchema(*schema, ctx) &&
                 convPoolAttributesFit(op, ctx) && ranksFit(op, ctx))
