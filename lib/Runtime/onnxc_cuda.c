@@ -372,7 +372,7 @@ static void flush_deferred(void) {
     g_kernel = last;
   if (r)
     onnxc_rt_abort(ONNXC_ERROR_DEVICE, "CUDA: cannot launch %s%s (%s)",
-                   strcmp(failed, "a CUDA graph") ? "kernel " : "", failed,
+                   failed ? "kernel " : "a CUDA graph", failed ? failed : "",
                    onnxc_cuda_error_string(r));
 }
 

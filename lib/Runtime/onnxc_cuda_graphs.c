@@ -207,7 +207,7 @@ static CUresult launch_all(const segment *s, CUstream stream,
         l->function, l->dims[0], l->dims[1], l->dims[2], l->dims[3], l->dims[4],
         l->dims[5], l->smem, stream, pointers, NULL);
     if (r) {
-      *failed = l->name;
+      *failed = l->name ? l->name : "?";
       return r;
     }
   }
@@ -234,8 +234,8 @@ static CUgraphExec capture(const segment *s) {
 }
 
 /* Sends the thread's deferred launches to the GPU (see the top); 0, or the
- * driver's failure (*failed: the kernel, or "a CUDA graph"). *last: the
- * last kernel launched. */
+ * driver's failure (*failed: the kernel, left NULL when the graph's launch
+ * failed). *last: the last kernel launched. */
 CUresult onnxc_cuda_graphs_flush(const char **failed, const char **last) {
   segment *s = &g_segment;
   if (!s->count)
@@ -243,14 +243,12 @@ CUresult onnxc_cuda_graphs_flush(const char **failed, const char **last) {
   *last = s->launches[s->count - 1].name;
   uint64_t hash = hash_segment(s);
   CUgraphExec exec = NULL;
-  int seen = 0;
   pthread_mutex_lock(&g_known_lock);
   known_segment *k = NULL;
   for (int i = 0; i < g_num_known && !k; ++i)
     if (g_known[i].hash == hash && same_segment(&g_known[i].copy, s))
       k = &g_known[i];
   if (k) {
-    seen = 1;
     if (!k->exec && !k->failed) {
       k->exec = capture(s);
       k->failed = !k->exec;
@@ -264,15 +262,8 @@ CUresult onnxc_cuda_graphs_flush(const char **failed, const char **last) {
     ++g_num_known;
   }
   pthread_mutex_unlock(&g_known_lock);
-  (void)seen;
-  CUresult r;
-  if (exec) {
-    r = g.GraphLaunch(exec, CU_STREAM_PER_THREAD);
-    if (r)
-      *failed = "a CUDA graph";
-  } else {
-    r = launch_all(s, CU_STREAM_PER_THREAD, failed);
-  }
+  CUresult r = exec ? g.GraphLaunch(exec, CU_STREAM_PER_THREAD)
+                    : launch_all(s, CU_STREAM_PER_THREAD, failed);
   s->count = s->num_bytes = s->num_sizes = 0;
   return r;
 }

@@ -225,37 +225,43 @@ bool CompiledModel::useDeviceInputs(std::vector<void *> pointers) {
   return true;
 }
 
+onnxc_status
+CompiledModel::runWithDeviceInputs(const std::vector<onnxc_value> &inputs,
+                                   OutputSet &outputs,
+                                   std::string &error) const {
+  std::vector<onnxc_tensor> tensors;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    tensors.push_back(inputs[i].tensor);
+    if (i < deviceInputs.size())
+      tensors.back().data = deviceInputs[i];
+  }
+  onnxc_run_options options{sizeof(onnxc_run_options), ONNXC_MEMORY_DEVICE};
+  onnxc_tensor *result = nullptr;
+  size_t count = 0;
+  onnxc_status status =
+      runWithFn(&options, tensors.data(), tensors.size(), &result, &count);
+  if (status != ONNXC_OK) {
+    error = str(lastError());
+    return status;
+  }
+  outputs.freeTensorsFn = freeOutputsFn;
+  outputs.tensors = result;
+  outputs.count = count;
+  for (size_t i = 0; i < count; ++i) {
+    onnxc_value v{};
+    v.kind = ONNXC_KIND_TENSOR;
+    v.tensor = result[i];
+    outputs.wrapped.push_back(v);
+  }
+  outputs.values = outputs.wrapped.data();
+  return status;
+}
+
 onnxc_status CompiledModel::run(const std::vector<onnxc_value> &inputs,
                                 OutputSet &outputs, std::string &error) const {
   outputs.reset();
-  if (!deviceInputs.empty()) {
-    std::vector<onnxc_tensor> tensors;
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      tensors.push_back(inputs[i].tensor);
-      if (i < deviceInputs.size())
-        tensors.back().data = deviceInputs[i];
-    }
-    onnxc_run_options options{sizeof(onnxc_run_options), ONNXC_MEMORY_DEVICE};
-    onnxc_tensor *result = nullptr;
-    size_t count = 0;
-    onnxc_status status =
-        runWithFn(&options, tensors.data(), tensors.size(), &result, &count);
-    if (status != ONNXC_OK) {
-      error = str(lastError());
-      return status;
-    }
-    outputs.freeTensorsFn = freeOutputsFn;
-    outputs.tensors = result;
-    outputs.count = count;
-    for (size_t i = 0; i < count; ++i) {
-      onnxc_value v{};
-      v.kind = ONNXC_KIND_TENSOR;
-      v.tensor = result[i];
-      outputs.wrapped.push_back(v);
-    }
-    outputs.values = outputs.wrapped.data();
-    return status;
-  }
+  if (!deviceInputs.empty())
+    return runWithDeviceInputs(inputs, outputs, error);
   onnxc_value *result = nullptr;
   size_t count = 0;
   onnxc_status status = runValues(inputs.empty() ? nullptr : inputs.data(),

@@ -148,6 +148,11 @@ public:
   std::vector<std::pair<std::string, std::string>> trainState() const;
 
 private:
+  /// run() with the device addresses of useDeviceInputs (onnxc_run_with).
+  onnxc_status runWithDeviceInputs(const std::vector<onnxc_value> &inputs,
+                                   OutputSet &outputs,
+                                   std::string &error) const;
+
   void *handle = nullptr;
   std::vector<ValueInfo> inputs_, outputs_;
   decltype(&onnxc_train_num_inputs) trainNumInputsFn = nullptr;
