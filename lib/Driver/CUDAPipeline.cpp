@@ -90,6 +90,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   GPUTiledMatmulOptions tiled;
   tiled.tile = options.gemmTile;
   tiled.tf32 = options.tf32;
+  tiled.halfMma = options.halfMma;
   pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul(tiled));
   pm.addNestedPass<func::FuncOp>(createGPUReductions());
   pm.addNestedPass<func::FuncOp>(createGPUCopies());

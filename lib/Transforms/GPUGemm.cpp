@@ -11,6 +11,9 @@
 
 #include "onnxc/Transforms/Passes.h"
 
+#include "GPUGemmFusion.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,6 +34,8 @@ namespace mlir::onnxc {
 } // namespace mlir::onnxc
 
 using namespace mlir;
+using mlir::onnxc::evaluateAt;
+using mlir::onnxc::GemmFusion;
 
 namespace {
 
@@ -51,17 +56,19 @@ constexpr int64_t kLargeMinBlocks = 132; // 128-tiles: at least one wave
 /// elements are loaded from global memory into registers before the
 /// current step's products, hiding their latency behind them.
 ///
-/// `tf32`: the 8 warps of a block multiply the tiles on tensor cores
+/// `mma`: the 8 warps of a block multiply the tiles on tensor cores
 /// instead, each warp a `warpRows` x `warpCols` part of C as mma.sync
 /// m16n8k8 (tf32 operands: f32 whose low 13 bits of mantissa the tensor
-/// cores ignore; f32 sums) per 8 of K.
+/// cores ignore; f32 sums) per 8 of K, or with `half` (f16 operands staged
+/// as f16) m16n8k16 per 16 of K.
 struct GemmTiling {
   int64_t tile = 64;
   int64_t kStep = 16;
   int64_t pad = 0;
   bool prefetch = false;
-  bool tf32 = false;
+  bool mma = false;
   int64_t warpRows = 32, warpCols = 16;
+  bool half = false;
   int64_t groups() const { return tile / (kThreadsDim * kQuad); }
   int64_t perThread() const { return kQuad * groups(); }
 };
@@ -80,31 +87,67 @@ constexpr GemmTiling kTF32Tiling{64, 16, 8, true, true, 32, 16};
 /// (4 x 4 mma per 8 of K: 1.5 fragment loads per mma instead of 3), rows
 /// padded to 136.
 constexpr GemmTiling kTF32LargeTiling{128, 16, 8, true, true, 64, 32};
+/// The same tiles for f16 operands: m16n8k16 once per step of 16. Rows of
+/// 72 halves: lane (g, q)'s 4-byte reads of a fragment fall in bank 8 q +
+/// g / 2 (two lanes share each word).
+constexpr GemmTiling kF16Tiling{64, 16, 8, true, true, 32, 16, true};
+constexpr GemmTiling kF16LargeTiling{128, 16, 8, true, true, 64, 32, true};
 
 constexpr int64_t kWarp = 32;
-constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 8;
+constexpr int64_t kMmaM = 16, kMmaN = 8;
 
 /// A product C[b] += A[b] x B[b] (M x K times K x N, `batch` of them) as
-/// the tiled kernel sees it: element accessors for in-range indices.
+/// the tiled kernel sees it: element accessors for in-range indices. C is
+/// the result's buffer (`cIndices`: its indices of element (b, i, j)),
+/// `reads` the buffers the product reads. `loadC` gives an element's
+/// initial value and `storeC` stores its final one: C's own, unless a
+/// fusion (GPUGemmFusion.h) replaces them.
 struct GemmView {
   Value M, N, K, batch;
+  Type operandType; // of A and B: f32, f16 or bf16 (C is f32)
+  Value C;
+  SmallVector<Value, 2> reads;
   std::function<Value(OpBuilder &, Value b, Value i, Value k)> loadA;
   std::function<Value(OpBuilder &, Value b, Value k, Value j)> loadB;
+  std::function<SmallVector<Value>(OpBuilder &, Value b, Value i, Value j)>
+      cIndices;
   std::function<Value(OpBuilder &, Value b, Value i, Value j)> loadC;
   std::function<void(OpBuilder &, Value v, Value b, Value i, Value j)> storeC;
+
+  /// loadC and storeC as C's loads and stores.
+  void accessC(Location loc) {
+    auto indices = cIndices;
+    Value c = C;
+    loadC = [=](OpBuilder &b, Value bz, Value i, Value j) -> Value {
+      return memref::LoadOp::create(b, loc, c, indices(b, bz, i, j));
+    };
+    storeC = [=](OpBuilder &b, Value x, Value bz, Value i, Value j) {
+      memref::StoreOp::create(b, loc, x, c, indices(b, bz, i, j));
+    };
+  }
 };
 
-bool allF32(Operation *op) {
-  return llvm::all_of(op->getOperands(), [](Value v) {
+/// The element type of a product's operands A and B when both are f32,
+/// f16 or bf16 and its result C is f32 (f16 and bf16 products accumulate
+/// in f32, see the MatMul and Conv lowerings).
+Type operandType(linalg::LinalgOp op) {
+  auto element = [](Value v) -> Type {
     auto type = dyn_cast<MemRefType>(v.getType());
-    return type && type.getElementType().isF32();
-  });
+    return type ? type.getElementType() : Type();
+  };
+  Type a = element(op.getDpsInputOperand(0)->get());
+  Type b = element(op.getDpsInputOperand(1)->get());
+  Type c = element(op.getDpsInitOperand(0)->get());
+  if (!a || a != b || !c || !c.isF32() ||
+      !(a.isF32() || a.isF16() || a.isBF16()))
+    return Type();
+  return a;
 }
 
 /// A matmul or batch matmul on f32 memrefs with the default indexing maps.
 std::optional<GemmView> matmulView(OpBuilder &b, linalg::LinalgOp op) {
   if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
-      !op.hasPureBufferSemantics() || !allF32(op))
+      !op.hasPureBufferSemantics() || !operandType(op))
     return std::nullopt;
   bool batched = isa<linalg::BatchMatmulOp>(op);
   SmallVector<AffineMap> defaults =
@@ -118,6 +161,7 @@ std::optional<GemmView> matmulView(OpBuilder &b, linalg::LinalgOp op) {
   Value C = op.getDpsInitOperand(0)->get();
   unsigned d = batched ? 1 : 0;
   GemmView v;
+  v.operandType = operandType(op);
   v.M = memref::DimOp::create(b, loc, C, d);
   v.N = memref::DimOp::create(b, loc, C, d + 1);
   v.K = memref::DimOp::create(b, loc, A, d + 1);
@@ -132,12 +176,12 @@ std::optional<GemmView> matmulView(OpBuilder &b, linalg::LinalgOp op) {
   v.loadB = [=](OpBuilder &b, Value bz, Value k, Value j) -> Value {
     return memref::LoadOp::create(b, loc, B, idx(bz, k, j));
   };
-  v.loadC = [=](OpBuilder &b, Value bz, Value i, Value j) -> Value {
-    return memref::LoadOp::create(b, loc, C, idx(bz, i, j));
+  v.C = C;
+  v.reads = {A, B};
+  v.cIndices = [=](OpBuilder &, Value bz, Value i, Value j) {
+    return idx(bz, i, j);
   };
-  v.storeC = [=](OpBuilder &b, Value x, Value bz, Value i, Value j) {
-    memref::StoreOp::create(b, loc, x, C, idx(bz, i, j));
-  };
+  v.accessC(loc);
   return v;
 }
 
@@ -146,7 +190,7 @@ std::optional<GemmView> matmulView(OpBuilder &b, linalg::LinalgOp op) {
 /// filter (rows contiguous), B gathers the input window of each pixel.
 std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
   auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
-  if (!conv || !op.hasPureBufferSemantics() || !allF32(op))
+  if (!conv || !op.hasPureBufferSemantics() || !operandType(op))
     return std::nullopt;
   Location loc = op.getLoc();
   Value I = op.getDpsInputOperand(0)->get();
@@ -166,6 +210,7 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
   Value KH = dim(W, 2), KW = dim(W, 3), OW = dim(O, 3);
   Value window = arith::MulIOp::create(b, loc, KH, KW);
   GemmView v;
+  v.operandType = operandType(op);
   v.M = dim(O, 1);
   v.N = arith::MulIOp::create(b, loc, dim(O, 2), OW);
   v.K = arith::MulIOp::create(b, loc, dim(W, 1), window);
@@ -193,17 +238,14 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
     return memref::LoadOp::create(
         b, loc, I, ValueRange{n, c, at(oh, sh, kh, dh), at(ow, sw, kw, dw)});
   };
-  auto outIdx = [=](OpBuilder &b, Value n, Value f, Value j) {
+  v.C = O;
+  v.reads = {I, W};
+  v.cIndices = [=](OpBuilder &b, Value n, Value f, Value j) {
     Value oh = arith::DivUIOp::create(b, loc, j, OW);
     Value ow = arith::RemUIOp::create(b, loc, j, OW);
     return SmallVector<Value>{n, f, oh, ow};
   };
-  v.loadC = [=](OpBuilder &b, Value n, Value f, Value j) -> Value {
-    return memref::LoadOp::create(b, loc, O, outIdx(b, n, f, j));
-  };
-  v.storeC = [=](OpBuilder &b, Value x, Value n, Value f, Value j) {
-    memref::StoreOp::create(b, loc, x, O, outIdx(b, n, f, j));
-  };
+  v.accessC(loc);
   return v;
 }
 
@@ -296,10 +338,14 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
           : v.batch;
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto aTileType =
-      MemRefType::get({t.kStep, t.tile + t.pad}, f32, AffineMap(), workgroup);
-  auto bTileType = MemRefType::get({t.kStep, t.tile + (t.tf32 ? t.pad : 0)},
-                                   f32, AffineMap(), workgroup);
+  // The workgroup tiles hold f16 operands as they are for f16 products on
+  // tensor cores, every other operand widened to f32 (exactly: f16 and
+  // bf16 values are tf32 values too).
+  Type tileElement = t.half ? b.getF16Type() : f32;
+  auto aTileType = MemRefType::get({t.kStep, t.tile + t.pad}, tileElement,
+                                   AffineMap(), workgroup);
+  auto bTileType = MemRefType::get({t.kStep, t.tile + (t.mma ? t.pad : 0)},
+                                   tileElement, AffineMap(), workgroup);
   Value threads = cst(kThreadsDim);
   auto launch = gpu::LaunchOp::create(b, loc, gridX, gridY, gridZ, threads,
                                       threads, one, nullptr, nullptr, {},
@@ -335,6 +381,8 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
                                  arith::AddIOp::create(b, loc, q4, cst(at)));
   };
   Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value tileZero = arith::ConstantOp::create(
+      b, loc, cast<TypedAttr>(b.getZeroAttr(tileElement)));
 
   auto inBounds = [&](Value i, Value n, Value j, Value m) {
     Value a = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i, n);
@@ -343,13 +391,16 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   };
   // load(i, j) inside [0, n) x [0, m), else 0.
   auto loadOrZero = [&](auto load, Value i, Value n, Value j, Value m) {
-    auto ifOp =
-        scf::IfOp::create(b, loc, TypeRange{f32}, inBounds(i, n, j, m), true);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{tileElement},
+                                  inBounds(i, n, j, m), true);
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
-    scf::YieldOp::create(b, loc, load(b, bz, i, j));
+    Value x = load(b, bz, i, j);
+    if (x.getType() != tileElement)
+      x = arith::ExtFOp::create(b, loc, tileElement, x);
+    scf::YieldOp::create(b, loc, x);
     b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, fzero);
+    scf::YieldOp::create(b, loc, tileZero);
     return ifOp.getResult(0);
   };
 
@@ -394,15 +445,18 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   // Tensor cores: warp w computes rows R (w / W) + [0, R) and columns
   // C (w % W) + [0, C) of the tile (R x C = warpRows x warpCols, W = tile /
   // C warps per row of warps); lane l holds the fragments' elements
-  // of group g = l / 4 and thread-in-group q = l % 4 (PTX's m16n8k8 layout:
-  // A (g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4); B (q, g), (q + 4, g);
-  // C (g, 2q), (g, 2q + 1), (g + 8, 2q), (g + 8, 2q + 1)).
+  // of group g = l / 4 and thread-in-group q = l % 4 in registers of E
+  // elements (E = 1 for tf32 and m16n8k8, 2 for f16 and m16n8k16; PTX's
+  // layouts): A's register r element e is (row g + 8 (r % 2), k E q + e +
+  // K/2 (r / 2)), B's (k E q + e + K/2 r, column g), C's [r][c] (g + 8 r,
+  // 2q + c). For tf32: A (g, q), (g + 8, q), (g, q + 4), (g + 8, q + 4).
   const int64_t mmaRows = t.warpRows / kMmaM, mmaCols = t.warpCols / kMmaN;
-  auto aFragType = VectorType::get({4, 1}, f32);
-  auto bFragType = VectorType::get({2, 1}, f32);
+  const int64_t perReg = t.half ? 2 : 1, kMmaK = t.half ? 16 : 8;
+  auto aFragType = VectorType::get({4, perReg}, tileElement);
+  auto bFragType = VectorType::get({2, perReg}, tileElement);
   auto cFragType = VectorType::get({2, 2}, f32);
   Value warpRow, warpCol, group, quadLane;
-  if (t.tf32) {
+  if (t.mma) {
     Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarp));
     Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarp));
     int64_t warpsPerRow = t.tile / t.warpCols;
@@ -421,40 +475,46 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   auto add = [&](Value x, Value y) -> Value {
     return arith::AddIOp::create(b, loc, x, y);
   };
-  // One step of K on tensor cores: per 8 of K, the warp's A fragments (2
-  // row blocks of 16) and B fragments (2 column blocks of 8) from the
-  // workgroup tiles, then 2 x 2 mma.sync.
+  // One step of K on tensor cores: per K of the mma, the warp's A
+  // fragments (2 or 4 row blocks of 16) and B fragments (2 or 4 column
+  // blocks of 8) from the workgroup tiles, then an mma.sync for each pair.
   auto mmaStep = [&](SmallVector<Value> &acc) {
     Value fragZeroA = arith::ConstantOp::create(
-        b, loc, aFragType, DenseElementsAttr::get(aFragType, 0.0f));
+        b, loc, cast<TypedAttr>(b.getZeroAttr(aFragType)));
     Value fragZeroB = arith::ConstantOp::create(
-        b, loc, bFragType, DenseElementsAttr::get(bFragType, 0.0f));
-    for (int64_t k8 = 0; k8 < t.kStep; k8 += kMmaK) {
-      Value kq = plus(quadLane, k8), kq4 = plus(quadLane, k8 + 4);
+        b, loc, cast<TypedAttr>(b.getZeroAttr(bFragType)));
+    Value qE =
+        perReg == 1
+            ? quadLane
+            : arith::MulIOp::create(b, loc, quadLane, cst(perReg)).getResult();
+    for (int64_t k0 = 0; k0 < t.kStep; k0 += kMmaK) {
+      // k of register half h (0, 1) and element e.
+      auto kAt = [&](int64_t h, int64_t e) {
+        return plus(qE, k0 + e + h * kMmaK / 2);
+      };
       SmallVector<Value> aFrags, bFrags;
       for (int64_t mi = 0; mi < mmaRows; ++mi) {
         Value row = add(warpRow, plus(group, mi * kMmaM));
-        Value row8 = plus(row, 8);
         Value frag = fragZeroA;
-        std::array<std::pair<Value, Value>, 4> at = {
-            {{kq, row}, {kq, row8}, {kq4, row}, {kq4, row8}}};
-        for (int64_t r = 0; r < 4; ++r) {
-          Value x = memref::LoadOp::create(
-              b, loc, As, ValueRange{at[r].first, at[r].second});
-          frag = vector::InsertOp::create(b, loc, x, frag,
-                                          ArrayRef<int64_t>{r, 0});
-        }
+        for (int64_t r = 0; r < 4; ++r)
+          for (int64_t e = 0; e < perReg; ++e) {
+            Value x = memref::LoadOp::create(
+                b, loc, As, ValueRange{kAt(r / 2, e), plus(row, 8 * (r % 2))});
+            frag = vector::InsertOp::create(b, loc, x, frag,
+                                            ArrayRef<int64_t>{r, e});
+          }
         aFrags.push_back(frag);
       }
       for (int64_t ni = 0; ni < mmaCols; ++ni) {
         Value col = add(warpCol, plus(group, ni * kMmaN));
         Value frag = fragZeroB;
-        std::array<Value, 2> at = {kq, kq4};
-        for (int64_t r = 0; r < 2; ++r) {
-          Value x = memref::LoadOp::create(b, loc, Bs, ValueRange{at[r], col});
-          frag = vector::InsertOp::create(b, loc, x, frag,
-                                          ArrayRef<int64_t>{r, 0});
-        }
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t e = 0; e < perReg; ++e) {
+            Value x =
+                memref::LoadOp::create(b, loc, Bs, ValueRange{kAt(r, e), col});
+            frag = vector::InsertOp::create(b, loc, x, frag,
+                                            ArrayRef<int64_t>{r, e});
+          }
         bFrags.push_back(frag);
       }
       for (int64_t mi = 0; mi < mmaRows; ++mi)
@@ -462,7 +522,7 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
           Value &c = acc[mi * mmaCols + ni];
           c = nvgpu::MmaSyncOp::create(b, loc, aFrags[mi], bFrags[ni], c,
                                        ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK},
-                                       /*tf32Enabled=*/true);
+                                       /*tf32Enabled=*/!t.half);
         }
     }
   };
@@ -470,7 +530,7 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   // value).
   auto ownElements = [&](ValueRange sums) {
     SmallVector<std::tuple<Value, Value, Value>> out;
-    if (!t.tf32) {
+    if (!t.mma) {
       for (int64_t r = 0; r < P; ++r)
         for (int64_t c = 0; c < P; ++c)
           out.emplace_back(ownIndex(zero, ty4, r), ownIndex(zero, tx4, c),
@@ -492,13 +552,13 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
     return out;
   };
 
-  const int64_t accCount = t.tf32 ? mmaRows * mmaCols : P * P;
+  const int64_t accCount = t.mma ? mmaRows * mmaCols : P * P;
   SmallVector<Value> init(
       accCount,
-      t.tf32 ? arith::ConstantOp::create(
-                   b, loc, cFragType, DenseElementsAttr::get(cFragType, 0.0f))
-                   .getResult()
-             : fzero);
+      t.mma ? arith::ConstantOp::create(b, loc, cFragType,
+                                        DenseElementsAttr::get(cFragType, 0.0f))
+                  .getResult()
+            : fzero);
   if (t.prefetch)
     llvm::append_range(init, loadStep(kBegin));
   Value step = cst(t.kStep);
@@ -517,13 +577,13 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
     if (t.prefetch)
       next = loadStep(arith::AddIOp::create(b, loc, k0, step));
     SmallVector<Value> acc(args.take_front(accCount));
-    if (t.tf32)
+    if (t.mma)
       mmaStep(acc);
     // The thread's rows of A and columns of B at step k: one 16-byte load
     // per quad (workgroup tiles are 16-byte aligned, their rows multiples
     // of 16 bytes).
     auto quad = VectorType::get({kQuad}, f32);
-    for (int64_t k = 0; k < (t.tf32 ? 0 : t.kStep); ++k) {
+    for (int64_t k = 0; k < (t.mma ? 0 : t.kStep); ++k) {
       Value kk = cst(k);
       SmallVector<Value> av, bv;
       for (int64_t q = 0; q < t.groups(); ++q) {
@@ -594,11 +654,17 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
 }
 
 /// 128-tiles where a product's static sizes give at least a wave of them,
-/// else 64-tiles, on tensor cores with `tf32`; `forced` (64 or 128, the
-/// pass's option) overrides.
-GemmTiling chooseTiling(const GemmView &v, int64_t forced, bool tf32) {
-  GemmTiling large = tf32 ? kTF32LargeTiling : kLargeTiling;
-  GemmTiling small = tf32 ? kTF32Tiling : kSmallTiling;
+/// else 64-tiles: on tensor cores for f16 products (m16n8k16) and bf16 ones
+/// (widened to f32, exactly, on the tf32 kernels) with `halfMma`, for f32
+/// ones with `tf32`; `forced` (64 or 128, the pass's option) overrides.
+GemmTiling chooseTiling(const GemmView &v, int64_t forced, bool tf32,
+                        bool halfMma) {
+  bool f16 = halfMma && v.operandType.isF16();
+  bool mma = tf32 || (halfMma && !v.operandType.isF32());
+  GemmTiling large = f16   ? kF16LargeTiling
+                     : mma ? kTF32LargeTiling
+                           : kLargeTiling;
+  GemmTiling small = f16 ? kF16Tiling : mma ? kTF32Tiling : kSmallTiling;
   if (forced == large.tile)
     return large;
   if (forced == small.tile)
@@ -611,6 +677,28 @@ GemmTiling chooseTiling(const GemmView &v, int64_t forced, bool tf32) {
           kLargeMinBlocks)
     return large;
   return small;
+}
+
+/// The product reads its initial values from `fusion.init` and stores its
+/// final ones through `fusion.epilogue`, where they are fused.
+void fuse(GemmView &v, const GemmFusion &fusion, Location loc) {
+  auto indices = v.cIndices;
+  if (linalg::LinalgOp init = fusion.init)
+    v.loadC = [=](OpBuilder &b, Value bz, Value i, Value j) {
+      return evaluateAt(b, loc, init, indices(b, bz, i, j), nullptr, {}, {});
+    };
+  linalg::LinalgOp epilogue = fusion.epilogue;
+  if (!epilogue)
+    return;
+  OpOperand *input = fusion.epilogueInput;
+  Value output = fusion.output;
+  bool inPlace = output == v.C;
+  v.storeC = [=](OpBuilder &b, Value x, Value bz, Value i, Value j) {
+    SmallVector<Value> ivs = indices(b, bz, i, j);
+    Value y =
+        evaluateAt(b, loc, epilogue, ivs, input, x, inPlace ? x : Value());
+    memref::StoreOp::create(b, loc, y, output, ivs);
+  };
 }
 
 struct GPUTiledMatmulPass
@@ -630,8 +718,12 @@ struct GPUTiledMatmulPass
         view = convView(b, op);
       if (!view)
         continue; // the ops it built for the view fold away
-      buildTiledGemm(b, op.getLoc(), *view, chooseTiling(*view, tile, tf32));
+      GemmFusion fusion = GemmFusion::find(op, view->C, view->reads);
+      fuse(*view, fusion, op.getLoc());
+      buildTiledGemm(b, op.getLoc(), *view,
+                     chooseTiling(*view, tile, tf32, halfMma));
       op->erase();
+      fusion.eraseFused(view->C);
     }
   }
 };

@@ -1,6 +1,7 @@
 // RUN: onnx-mlir-opt %s --onnxc-gpu-tiled-matmul --canonicalize --cse | FileCheck %s
 // RUN: onnx-mlir-opt %s --onnxc-gpu-tiled-matmul=tile=128 --canonicalize --cse | FileCheck %s --check-prefix=FORCED
 // RUN: onnx-mlir-opt %s --onnxc-gpu-tiled-matmul=tf32=true --canonicalize --cse | FileCheck %s --check-prefix=TF32
+// RUN: onnx-mlir-opt %s --onnxc-gpu-tiled-matmul=half-mma=true --canonicalize --cse | FileCheck %s --check-prefix=HALF
 
 // Blocks of 16 x 16 threads over 64 x 64 tiles of C (grid N/64 x M/64),
 // two 16 x 64 workgroup tiles, K in steps of 16 with 16 accumulators per
@@ -177,5 +178,162 @@ func.func @f16(%a: memref<4x4xf16>, %b: memref<4x4xf16>, %c: memref<4x4xf16>) {
 // FORCED: memref<8x132xf32, #gpu.address_space<workgroup>>
 func.func @large(%a: memref<2048x2048xf32>, %b: memref<2048x2048xf32>, %c: memref<2048x2048xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x2048xf32>, memref<2048x2048xf32>) outs(%c : memref<2048x2048xf32>)
+  return
+}
+
+// Fusion: the fill before the product gives C's initial value (no load of
+// C), the elementwise op after it (bias and Relu, in place) is evaluated
+// where the kernel stores its sums; neither runs on its own.
+// CHECK-LABEL: func.func @fused_bias_relu
+// CHECK-NOT: linalg.
+// CHECK: gpu.launch
+// CHECK-NOT: memref.load %[[C:alloc.*]][
+// CHECK: memref.load %arg2[%{{.*}}] : memref<96xf32>
+// CHECK: %[[R:.*]] = arith.maximumf
+// CHECK: memref.store %[[R]], %alloc[
+// CHECK-NOT: linalg.
+// CHECK: return %alloc
+func.func @fused_bias_relu(%a: memref<128x64xf32>, %b: memref<64x96xf32>, %bias: memref<96xf32>) -> memref<128x96xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<128x96xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<128x96xf32>)
+  linalg.matmul ins(%a, %b : memref<128x64xf32>, memref<64x96xf32>) outs(%c : memref<128x96xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<128x96xf32>, memref<96xf32>) outs(%c : memref<128x96xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %in, %in_0 : f32
+    %r = arith.maximumf %s, %cst : f32
+    linalg.yield %r : f32
+  }
+  return %c : memref<128x96xf32>
+}
+
+// A convolution whose bias is broadcast into C first and whose Relu writes
+// another buffer: the kernel reads the bias at each element's channel and
+// stores Relu's value into the output; C is gone.
+// CHECK-LABEL: func.func @fused_conv
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.
+// CHECK: gpu.launch
+// CHECK: memref.load %arg2[%{{.*}}] : memref<8xf32>
+// CHECK: %[[R:.*]] = arith.maximumf
+// CHECK: memref.store %[[R]], %arg3[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x8x3x3xf32>
+// CHECK-NOT: memref.dealloc
+// CHECK-NOT: linalg.
+func.func @fused_conv(%i: memref<2x4x7x7xf32>, %w: memref<8x4x2x2xf32>, %bias: memref<8xf32>, %o: memref<2x8x3x3xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<2x8x3x3xf32>
+  linalg.broadcast ins(%bias : memref<8xf32>) outs(%c : memref<2x8x3x3xf32>) dimensions = [0, 2, 3]
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%i, %w : memref<2x4x7x7xf32>, memref<8x4x2x2xf32>) outs(%c : memref<2x8x3x3xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c : memref<2x8x3x3xf32>) outs(%o : memref<2x8x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %cst : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %c : memref<2x8x3x3xf32>
+  return
+}
+
+// Split K: the slices' sums plus the fill's zero go through the epilogue in
+// the second kernel (a parallel loop), which stores into the output.
+// CHECK-LABEL: func.func @split_k_fused
+// CHECK: gpu.launch
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%c0, %c0) to (%c64, %c64)
+// CHECK-NOT: memref.load %alloc
+// CHECK-COUNT-16: memref.load %[[P:.*]][
+// CHECK: %[[T:.*]] = math.tanh
+// CHECK: memref.store %[[T]], %arg2[%[[I]], %[[J]]]
+// CHECK-NOT: linalg.
+func.func @split_k_fused(%a: memref<64x8192xf32>, %b: memref<8192x64xf32>, %o: memref<64x64xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x8192xf32>, memref<8192x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// Not fused: C is read again after the elementwise op (it must hold the
+// product), and an elementwise op that writes the product's operand A
+// (other blocks still read it). The fills are fused either way.
+// CHECK-LABEL: func.func @not_fused
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch
+// CHECK: linalg.generic
+// CHECK: linalg.copy
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch
+// CHECK: linalg.generic
+func.func @not_fused(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %o: memref<64x64xf32>, %o2: memref<64x64xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  }
+  linalg.copy ins(%c : memref<64x64xf32>) outs(%o2 : memref<64x64xf32>)
+  %c2 = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%cst : f32) outs(%c2 : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c2 : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c2 : memref<64x64xf32>) outs(%a : memref<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  memref.dealloc %c2 : memref<64x64xf32>
+  return
+}
+
+// f16 operands, f32 sums (as the MatMul lowering writes them), the cast
+// back to f16 fused (its output's allocation moves before the kernel).
+// Without half-mma: f32 workgroup tiles, the operands widened as they are
+// loaded. With it: f16 tiles (rows of 72), m16n8k16 mma.sync on f16
+// fragments; lane (g, q) reads A's (k 2q + e + 8 (r / 2), row g + 8 (r % 2)).
+// CHECK-LABEL: func.func @f16_sums_f32
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<128x96xf16>
+// CHECK: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x64xf32, #gpu.address_space<workgroup>>
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: %[[H:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK: memref.store %[[H]], %[[OUT]][
+// CHECK-NOT: linalg.
+// CHECK: return %[[OUT]]
+// HALF-LABEL: func.func @f16_sums_f32
+// HALF: gpu.launch {{.*}} threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in {{.*}} workgroup(%[[AS:.*]] : memref<16x72xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<16x72xf16, #gpu.address_space<workgroup>>)
+// HALF-NOT: arith.extf
+// HALF: scf.for
+// HALF-COUNT-8: memref.load %[[AS]]
+// HALF: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// HALF: arith.truncf %{{.*}} : f32 to f16
+func.func @f16_sums_f32(%a: memref<128x64xf16>, %b: memref<64x96xf16>) -> memref<128x96xf16> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<128x96xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<128x96xf32>)
+  linalg.matmul ins(%a, %b : memref<128x64xf16>, memref<64x96xf16>) outs(%c : memref<128x96xf32>)
+  %o = memref.alloc() : memref<128x96xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<128x96xf32>) outs(%o : memref<128x96xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %h = arith.truncf %in : f32 to f16
+    linalg.yield %h : f16
+  }
+  memref.dealloc %c : memref<128x96xf32>
+  return %o : memref<128x96xf16>
+}
+
+// bf16 operands with half-mma: widened to f32 (exactly) on the tf32 kernel.
+// HALF-LABEL: func.func @bf16_sums_f32
+// HALF: gpu.launch {{.*}} workgroup(%{{.*}} : memref<16x72xf32, #gpu.address_space<workgroup>>
+// HALF: arith.extf %{{.*}} : bf16 to f32
+// HALF: nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
+func.func @bf16_sums_f32(%a: memref<32x64xbf16>, %b: memref<64x32xbf16>, %c: memref<32x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<32x64xbf16>, memref<64x32xbf16>) outs(%c : memref<32x32xf32>)
   return
 }

@@ -206,6 +206,12 @@ llvm::cl::opt<GPUPrecision> gpuPrecision(
                    "and f32 sums; sm_80 or newer")),
     llvm::cl::init(GPUPrecision::FP32), llvm::cl::cat(onnxcCategory));
 
+llvm::cl::opt<bool> gpuHalfMma(
+    "gpu-half-mma",
+    llvm::cl::desc("--target=cuda: f16 and bf16 matmuls and convolutions on "
+                   "tensor cores, f32 sums (default on sm_80 or newer)"),
+    llvm::cl::init(true), llvm::cl::cat(onnxcCategory));
+
 enum class GPUBuffers { Auto, Managed };
 llvm::cl::opt<GPUBuffers> gpuBuffers(
     "gpu-buffers",
@@ -611,6 +617,7 @@ int main(int argc, char **argv) {
     cuda.arch = gpuArch;
     cuda.gemmTile = static_cast<int64_t>(gpuGemmTile.getValue());
     cuda.tf32 = gpuPrecision == GPUPrecision::TF32;
+    cuda.halfMma = gpuHalfMma && sm >= 80;
     cuda.deviceMemory = gpuBuffers == GPUBuffers::Auto;
     if (cuda.tf32 && sm < 80)
       return fail("--gpu-precision=tf32 needs tensor cores with tf32 "

@@ -447,9 +447,13 @@ def bench(root, out, deadline, use_compile):
     # the timings that matter most.
     order = ["matmul_1111x777x1000.so", "matmul_1111x777x1000+tile64.so",
              "matmul_1111x777x1000+tile128.so", "matmul_1111x777x1000+tf32.so",
-             "matmul_64x8192x64.so", "matmul_64x8192x64+tf32.so", "sgemm_1024.so",
+             "matmul_64x8192x64.so", "matmul_64x8192x64+tf32.so",
+             "matmul_1111x777x1000_f16.so", "matmul_1111x777x1000_f16+nohalf.so",
+             "matmul_1111x777x1000_f16+tile128.so", "matmul_64x8192x64_f16.so",
+             "sgemm_1024.so",
              "sgemm_1024+tile128.so", "sgemm_1024+tf32.so", "sgemm_4096.so",
-             "sgemm_4096+tile64.so", "sgemm_4096+tf32.so", "resnet50_full.so",
+             "sgemm_4096+tile64.so", "sgemm_4096+tf32.so", "hgemm_4096.so",
+             "hgemm_4096+nohalf.so", "resnet50_full.so",
              "resnet50_full+tf32.so", "bert_encoder_static.so", "bert_encoder_static+tf32.so"]
     names = sorted(os.listdir(bench_dir), key=lambda n: (order.index(n) if n in order else 9, n)) \
         if os.path.isdir(bench_dir) else []
@@ -477,13 +481,16 @@ def bench(root, out, deadline, use_compile):
         # next to torch with tf32 allowed too).
         base, _, variant = name.partition("+")
         tf32 = variant == "tf32"
-        if base.startswith(("sgemm", "matmul")):
+        if base.startswith(("sgemm", "hgemm", "matmul")):
             # The product against numpy's (float64): the kernels' results.
             # tf32 operands keep 10 bits of mantissa: sums of K products
             # are off by ~1e-3 sqrt(K); a wrong fragment layout by ~sqrt(K).
+            # f16 products (exact, summed in f32) round once to f16: 2^-11
+            # of the result.
             want = ins[0].astype(np.float64) @ ins[1].astype(np.float64)
-            rtol, atol = (1e-2, 0.25) if tf32 else (1e-3, 1e-3)
-            bad = compare(got[0], want.astype(np.float32), rtol, atol)
+            half = got[0].dtype == np.float16
+            rtol, atol = (1e-2, 0.25) if tf32 else (2e-3, 0.05) if half else (1e-3, 1e-3)
+            bad = compare(got[0].astype(np.float32), want.astype(np.float32), rtol, atol)
             row["check"] = "OK" if bad is None else "FAIL: " + bad
             err = np.abs(got[0].astype(np.float64) - want)
             row["max_abs_error"] = float(err.max()) if err.size else 0.0
@@ -535,22 +542,24 @@ def bench(root, out, deadline, use_compile):
         row["kernel_ms"] = profile(os.path.join(bench_dir, so), ins,
                                    os.path.join(out, "profile_%s.txt" %
                                                 name.replace("+", "_")))
-        with_torch = torch is not None and variant in ("", "tf32")
+        with_torch = torch is not None and variant in ("", "tf32", "nohalf")
         if with_torch:
             torch.backends.cuda.matmul.allow_tf32 = tf32
             torch.backends.cudnn.allow_tf32 = tf32
-        if base.startswith("sgemm"):
+        if base.startswith(("sgemm", "hgemm")):
             n = int(base.split("_")[1])
             row["onnxc_tflops"] = 2 * n ** 3 / (onnxc_ms * 1e-3) / 1e12
             if with_torch:
-                a = torch.randn(n, n, device="cuda")
-                b = torch.randn(n, n, device="cuda")
+                dtype = torch.float16 if base.startswith("hgemm") else torch.float32
+                a = torch.randn(n, n, device="cuda", dtype=dtype)
+                b = torch.randn(n, n, device="cuda", dtype=dtype)
                 t_ms = timed(lambda: torch.mm(a, b), iters=50, sync=sync)
                 row["torch_eager_ms"] = t_ms
                 row["torch_tflops"] = 2 * n ** 3 / (t_ms * 1e-3) / 1e12
                 # Torch's sgemm with large tiles, as the reference for "peak".
                 if n == 4096:
-                    peaks["tf32" if tf32 else "fp32"] = row["torch_tflops"]
+                    kind = "f16" if dtype == torch.float16 else "tf32" if tf32 else "fp32"
+                    peaks[kind] = row["torch_tflops"]
         elif with_torch and base in references:
             make, inp = references[base]
             with torch.no_grad():
@@ -586,7 +595,7 @@ def bench(root, out, deadline, use_compile):
                 "%.2f" % r["onnxc_tflops"] if "onnxc_tflops" in r else "-",
                 "%.2f" % r["torch_tflops"] if "torch_tflops" in r else "-"))
         for kind, peak in sorted(peaks.items()):
-            f.write("\ntorch sgemm 4096^3 (%s): %.1f TFLOP/s\n" % (kind, peak))
+            f.write("\ntorch gemm 4096^3 (%s): %.1f TFLOP/s\n" % (kind, peak))
         for r in rows:
             if "device_inputs" in r:
                 f.write("\n%s with device inputs: %s\n" % (r["model"], r["device_inputs"]))

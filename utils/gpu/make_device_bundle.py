@@ -56,7 +56,7 @@ def read_pb(path):
 
 # NAME+VARIANT: a test or model compiled with these onnxc flags too.
 VARIANT_FLAGS = {"": [], "tile64": ["--gpu-gemm-tile=64"], "tile128": ["--gpu-gemm-tile=128"],
-                 "tf32": ["--gpu-precision=tf32"]}
+                 "tf32": ["--gpu-precision=tf32"], "nohalf": ["--gpu-half-mma=false"]}
 
 
 def bundle_test(test, args, out, variant=""):
@@ -160,15 +160,17 @@ def constant_weights(src, dst):
     onnx.save(m, dst)
 
 
-def sgemm_inputs(n, dst, k=None, m=None):
-    """Y = A B with A [m, k] and B [k, n] both inputs (default square)."""
+def sgemm_inputs(n, dst, k=None, m=None, f16=False):
+    """Y = A B with A [m, k] and B [k, n] both inputs (default square); f16:
+    all three float16 (f32 sums: tensor cores by default)."""
     from onnx import TensorProto, helper
     k, m = k or n, m or n
+    t = TensorProto.FLOAT16 if f16 else TensorProto.FLOAT
     g = helper.make_graph(
         [helper.make_node("MatMul", ["A", "B"], ["Y"], name="matmul")], "sgemm",
-        [helper.make_tensor_value_info("A", TensorProto.FLOAT, [m, k]),
-         helper.make_tensor_value_info("B", TensorProto.FLOAT, [k, n])],
-        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [m, n])])
+        [helper.make_tensor_value_info("A", t, [m, k]),
+         helper.make_tensor_value_info("B", t, [k, n])],
+        [helper.make_tensor_value_info("Y", t, [m, n])])
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     m.ir_version = 8
     onnx.save(m, dst)
@@ -195,7 +197,7 @@ def main():
                     help="the tests whose name matches also compiled with "
                          "--gpu-precision=tf32 (suite SUITE+tf32, rtol = atol = 2e-2)")
     ap.add_argument("--no-bench", action="store_true")
-    ap.add_argument("--bench-variants", default="tile64,tile128,tf32",
+    ap.add_argument("--bench-variants", default="tile64,tile128,tf32,nohalf",
                     help="the variants of the benchmark models to build (comma-separated; "
                          "'' for none)")
     args = ap.parse_args()
@@ -255,17 +257,26 @@ def main():
             constant_weights(os.path.join(built, n + ".onnx"), os.path.join(models, n + ".onnx"))
         # Sizes that are no multiple of either tile, both kernels forced.
         sgemm_inputs(1000, os.path.join(models, "matmul_1111x777x1000.onnx"), k=777, m=1111)
+        # f16 products: m16n8k16 tensor cores (edges, split K, throughput).
+        sgemm_inputs(1000, os.path.join(models, "matmul_1111x777x1000_f16.onnx"), k=777,
+                     m=1111, f16=True)
+        sgemm_inputs(64, os.path.join(models, "matmul_64x8192x64_f16.onnx"), k=8192, m=64,
+                     f16=True)
+        sgemm_inputs(4096, os.path.join(models, "hgemm_4096.onnx"), f16=True)
         # (bundled name, model, onnxc flags): the default choice of kernel,
         # and each kernel forced where the default is the other.
         builds = [(n, n, []) for n in ("sgemm_1024", "sgemm_4096", "matmul_64x8192x64",
                                         "light_resnet50", "resnet50_full",
-                                        "bert_encoder_static")]
+                                        "bert_encoder_static", "matmul_1111x777x1000_f16",
+                                        "matmul_64x8192x64_f16", "hgemm_4096")]
         wanted = [("sgemm_4096", "tile64"), ("sgemm_1024", "tile128"),
                   ("matmul_1111x777x1000", "tile64"), ("matmul_1111x777x1000", "tile128"),
                   ("resnet50_full", "tile128"), ("bert_encoder_static", "tile128"),
                   ("sgemm_1024", "tf32"), ("sgemm_4096", "tf32"),
                   ("matmul_1111x777x1000", "tf32"), ("matmul_64x8192x64", "tf32"),
-                  ("resnet50_full", "tf32"), ("bert_encoder_static", "tf32")]
+                  ("resnet50_full", "tf32"), ("bert_encoder_static", "tf32"),
+                  ("matmul_1111x777x1000_f16", "nohalf"), ("hgemm_4096", "nohalf"),
+                  ("matmul_1111x777x1000_f16", "tile128")]
         chosen = set(v for v in args.bench_variants.split(",") if v)
         for model, variant in [w for w in wanted if w[1] in chosen]:
             builds.append((model + "+" + variant, model, VARIANT_FLAGS[variant]))

@@ -62,6 +62,7 @@ struct CUDAOptions {
   int64_t blockSize = 256;
   int64_t gemmTile = 0; // onnxc-gpu-tiled-matmul's tile: 0 by size, 64, 128
   bool tf32 = false;    // f32 products on tensor cores with tf32 operands
+  bool halfMma = true;  // f16 and bf16 products on tensor cores (sm_80+)
   bool deviceMemory = true; // buffers only kernels touch in device memory
   std::string toolkit; // CUDA's (ptxas, fatbinary, libdevice); "": searched
 };

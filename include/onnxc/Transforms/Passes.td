@@ -579,7 +579,7 @@ def DeviceGlobals : Pass<"onnxc-device-globals", "ModuleOp"> {
 }
 
 def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
-  let summary = "Run f32 matmuls, batch matmuls and NCHW convolutions as shared-memory tiled kernels";
+  let summary = "Run f32, f16 and bf16 matmuls, batch matmuls and NCHW convolutions as shared-memory tiled kernels";
   let description = [{
     The CUDA target's matmul kernel (memrefs, before linalg -> parallel
     loops). A `linalg.matmul` or `linalg.batch_matmul` on f32 with the
@@ -612,14 +612,33 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
     steps of 16, prefetched into registers; split K as for the 64-tiles.
     Large products (as above) get 128 x 128 tiles, each warp 64 x 32 of
     them as 4 x 4 mma.sync, tiles padded to 136 columns.
+
+    Products of f16 or bf16 operands (f32 sums, as the MatMul and Conv
+    lowerings write them) stage their operands widened to f32 (exactly)
+    and run as above; with `half-mma` on tensor cores: f16 operands stay
+    f16 in workgroup memory and multiply as mma.sync m16n8k16 (f16 x f16 +
+    f32) per 16 of K, on the same tiles and warps as tf32; bf16 operands,
+    whose values tf32 holds exactly, take the tf32 kernels.
+
+    Fusion: the op right before the product that writes every element of
+    its result from other buffers (the fill with zero, a bias broadcast)
+    and the elementwise op right after it that reads the result once with
+    the identity map (a bias, Relu, f16's cast back) are evaluated inside
+    the kernel, at each element where it reads C's initial value and
+    stores its sum (or in split K's second kernel), instead of as kernels
+    of their own; the result's buffer goes where nothing else reads it.
+    Not where an op would write a buffer another of them reads.
   }];
   let options = [
     Option<"tile", "tile", "int64_t", /*default=*/"0",
            "Tile of C: 0 chooses by size, 64 or 128 forces it">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Multiply on tensor cores with tf32 operands">,
+    Option<"halfMma", "half-mma", "bool", /*default=*/"false",
+           "Multiply f16 and bf16 operands on tensor cores (sm_80 or newer)">,
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",

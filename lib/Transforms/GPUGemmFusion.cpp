@@ -1,0 +1,214 @@
+//===- GPUGemmFusion.cpp - Pointwise ops fused into the CUDA GEMM kernels -===//
+
+#include "GPUGemmFusion.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+using namespace mlir;
+
+Value onnxc::rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+Value onnxc::evaluateAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
+                        ValueRange ivs, OpOperand *given, Value givenValue,
+                        Value outValue) {
+  IRMapping map;
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = op.getMatchingBlockArgument(&operand);
+    if (!arg || arg.use_empty())
+      continue;
+    Value v;
+    if (&operand == given) {
+      v = givenValue;
+    } else if (op.isDpsInit(&operand)) {
+      assert(outValue && "the body reads its output");
+      v = outValue;
+    } else if (!isa<MemRefType>(operand.get().getType())) {
+      v = operand.get();
+    } else {
+      AffineMap m = op.getMatchingIndexingMap(&operand);
+      SmallVector<Value> indices;
+      for (AffineExpr e : m.getResults()) {
+        if (auto d = dyn_cast<AffineDimExpr>(e)) {
+          indices.push_back(ivs[d.getPosition()]);
+          continue;
+        }
+        indices.push_back(affine::AffineApplyOp::create(
+            b, loc, AffineMap::get(m.getNumDims(), m.getNumSymbols(), e), ivs));
+      }
+      v = memref::LoadOp::create(b, loc, operand.get(), indices);
+    }
+    map.map(arg, v);
+  }
+  Block *body = op.getBlock();
+  for (Operation &o : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(o)) {
+      map.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    b.clone(o, map);
+  }
+  return map.lookupOrDefault(body->getTerminator()->getOperand(0));
+}
+
+namespace {
+
+/// An all-parallel op on buffers over C's shape with one output, written
+/// with the identity map, whose body yields one value computed by pure ops
+/// without regions.
+bool isPointwise(linalg::LinalgOp op, Value C) {
+  if (!op || !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 0)
+    return false;
+  auto type = dyn_cast<MemRefType>(C.getType());
+  if (!type || op.getNumLoops() != op.getNumParallelLoops() ||
+      op.getNumLoops() != static_cast<unsigned>(type.getRank()))
+    return false;
+  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  Block *body = op.getBlock();
+  if (!body || body->getTerminator()->getNumOperands() != 1)
+    return false;
+  for (Operation &o : body->without_terminator())
+    if (!isa<linalg::IndexOp>(o) &&
+        (o.getNumRegions() != 0 || !isMemoryEffectFree(&o)))
+      return false;
+  return true;
+}
+
+/// Ops that touch no existing buffer: constants, dims, views, allocations.
+bool isInert(Operation *op) {
+  return op->getNumRegions() == 0 &&
+         (isMemoryEffectFree(op) || isa<memref::AllocOp>(op));
+}
+
+/// The op next to `op` in direction `forward`, past inert ops.
+Operation *neighbour(Operation *op, bool forward) {
+  Operation *o = forward ? op->getNextNode() : op->getPrevNode();
+  while (o && isInert(o))
+    o = forward ? o->getNextNode() : o->getPrevNode();
+  return o;
+}
+
+SmallVector<Value> shapedInputs(linalg::LinalgOp op, OpOperand *except) {
+  SmallVector<Value> out;
+  for (OpOperand *in : op.getDpsInputOperands())
+    if (in != except && isa<MemRefType>(in->get().getType()))
+      out.push_back(in->get());
+  return out;
+}
+
+} // namespace
+
+onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
+                                          ArrayRef<Value> reads) {
+  GemmFusion f;
+  Value rootC = rootBuffer(C);
+  auto p = dyn_cast_or_null<linalg::LinalgOp>(neighbour(gemm, false));
+  if (p && isPointwise(p, C) && p.getDpsInitOperand(0)->get() == C &&
+      p.getMatchingBlockArgument(p.getDpsInitOperand(0)).use_empty() &&
+      llvm::none_of(shapedInputs(p, nullptr),
+                    [&](Value v) { return rootBuffer(v) == rootC; }))
+    f.init = p;
+
+  auto e = dyn_cast_or_null<linalg::LinalgOp>(neighbour(gemm, true));
+  if (!e || !isPointwise(e, C))
+    return f;
+  OpOperand *input = nullptr;
+  for (OpOperand *in : e.getDpsInputOperands()) {
+    if (in->get() != C)
+      continue;
+    if (input)
+      return f; // read twice
+    input = in;
+  }
+  if (!input || !e.getMatchingIndexingMap(input).isIdentity())
+    return f;
+  Value output = e.getDpsInitOperand(0)->get();
+  bool inPlace = output == C;
+  if (!inPlace) {
+    // The body may not read the output (it would be read before written),
+    // and C must die with the op.
+    if (!e.getMatchingBlockArgument(e.getDpsInitOperand(0)).use_empty() ||
+        !C.getDefiningOp<memref::AllocOp>())
+      return f;
+    for (Operation *user : C.getUsers())
+      if (user != gemm && user != f.init && user != e &&
+          !isa<memref::DeallocOp, memref::DimOp>(user))
+        return f;
+  }
+  // The kernel launched in place of the product reads the epilogue's
+  // operands: they must exist before it. Inert ops between the two that
+  // define them (an f16 result's allocation) move before the product.
+  DominanceInfo dom(gemm->getParentOp());
+  SmallVector<Operation *> hoist;
+  for (Value v : e->getOperands()) {
+    if (v == C || dom.properlyDominates(v, gemm))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != gemm->getBlock() || !isInert(def) ||
+        !llvm::all_of(def->getOperands(),
+                      [&](Value x) { return dom.properlyDominates(x, gemm); }))
+      return f;
+    hoist.push_back(def);
+  }
+  // Its blocks write `output` while others still read the operands: no
+  // operand may share a buffer with it or with C.
+  SmallVector<Value> all(reads.begin(), reads.end());
+  if (f.init)
+    llvm::append_range(all, shapedInputs(f.init, nullptr));
+  llvm::append_range(all, shapedInputs(e, input));
+  Value rootOut = rootBuffer(output);
+  for (Value v : all) {
+    Value r = rootBuffer(v);
+    if (r == rootOut || r == rootC)
+      return f;
+  }
+  for (Operation *def : hoist)
+    def->moveBefore(gemm);
+  f.epilogue = e;
+  f.epilogueInput = input;
+  f.output = output;
+  return f;
+}
+
+void onnxc::GemmFusion::eraseFused(Value C) {
+  if (epilogue)
+    epilogue->erase();
+  if (init)
+    init->erase();
+  auto alloc = C.getDefiningOp<memref::AllocOp>();
+  if (!alloc || !llvm::all_of(C.getUsers(), [](Operation *user) {
+        return isa<memref::DeallocOp, memref::DimOp>(user);
+      }))
+    return;
+  // Its sizes (the kernel's M and N) from the allocation's.
+  MemRefType type = alloc.getType();
+  for (Operation *user : llvm::make_early_inc_range(C.getUsers())) {
+    if (auto dim = dyn_cast<memref::DimOp>(user)) {
+      std::optional<int64_t> i = dim.getConstantIndex();
+      if (!i)
+        return; // keeps C
+      OpBuilder b(dim);
+      Value size = type.isDynamicDim(*i)
+                       ? alloc.getDynamicSizes()[type.getDynamicDimIndex(*i)]
+                       : arith::ConstantIndexOp::create(b, dim.getLoc(),
+                                                        type.getDimSize(*i))
+                             .getResult();
+      dim.replaceAllUsesWith(size);
+      dim->erase();
+    }
+  }
+  for (Operation *user : llvm::make_early_inc_range(C.getUsers()))
+    user->erase();
+  alloc->erase();
+}
