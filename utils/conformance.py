@@ -39,6 +39,12 @@ suite folder, or came out SKIP), unless --filter leaves it out. A selected
 suite whose folder is missing is an error (exit 2); --allow-missing-suite
 skips it instead, for a checkout without the data.
 
+With --target cuda-host-check every model is compiled for the CPU with
+`onnxc --cuda-gemm-host-check` and run as on the CPU: the CUDA target's
+matmul and convolution views and fused ops (which op a product's kernel
+absorbs, where it reads and writes), as scalar loop nests checked against
+the same expected outputs.
+
 With --target cuda every model is compiled with `onnxc --target=cuda`
 (--gpu-arch, a fat binary: its PTX goes through CUDA's ptxas) and, with
 --compile-only (as on machines without a GPU), a test PASSes when it
@@ -381,7 +387,7 @@ def main(argv=None):
                     help="default absolute tolerance (per-test overrides still apply)")
     ap.add_argument("--report", default=os.path.join(ROOT, "build", "conformance-results.txt"),
                     help="write every result line to this file (default: %(default)s)")
-    ap.add_argument("--target", choices=["cpu", "cuda"], default="cpu",
+    ap.add_argument("--target", choices=["cpu", "cuda", "cuda-host-check"], default="cpu",
                     help="what onnxc compiles for (default: %(default)s)")
     ap.add_argument("--gpu-arch", default="sm_90", help="--target cuda: onnxc --gpu-arch")
     ap.add_argument("--compile-only", action="store_true",
@@ -402,6 +408,12 @@ def main(argv=None):
     elif args.fake_driver:
         print("error: --fake-driver runs CUDA models: with --target cuda", file=sys.stderr)
         return 2
+    if args.target == "cuda-host-check":
+        if args.update:
+            print("error: --update rewrites the CPU lists; not with --target cuda-host-check",
+                  file=sys.stderr)
+            return 2
+        args.target_flags = ["--cuda-gemm-host-check"]
 
     for tool in (args.onnxc, args.onnxc_run):
         if not os.access(tool, os.X_OK):

@@ -27,9 +27,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import conformance  # noqa: E402
 import import_sweep  # noqa: E402
 
-# onnxc MODEL [--emit=...] -o OUT: fails on "unsupported" and "broken"
-# models, else copies the model's text to OUT (the "library").
+# onnxc MODEL [--emit=...] -o OUT: logs its arguments to compile.log beside
+# itself; fails on "unsupported" and "broken" models, else copies the
+# model's text to OUT (the "library").
 FAKE_ONNXC = r"""#!/bin/sh
+echo "$*" >> "$(dirname "$0")/compile.log"
 model=$1; out=
 while [ $# -gt 0 ]; do
   [ "$1" = -o ] && { out=$2; shift; }
@@ -152,6 +154,20 @@ class ConformanceTest(SweepTest):
     def report(self):
         with open(os.path.join(self.tmp, "report.txt")) as f:
             return f.read()
+
+    def test_cuda_host_check(self):
+        # Compiled with --cuda-gemm-host-check, run and compared as on the
+        # CPU (a listed mismatch fails), the CPU lists never rewritten.
+        self.make_suite("fake", {"node/test_a": "pass", "node/test_b": "mismatch"})
+        self.write_list("fake", ["node/test_a", "node/test_b"])
+        out, _ = self.assert_sweep(1, "--target", "cuda-host-check")
+        self.assertIn("REGRESSIONS", out)
+        with open(os.path.join(self.tmp, "bin", "compile.log")) as f:
+            compiles = f.read().splitlines()
+        self.assertEqual(len(compiles), 2)
+        self.assertTrue(all(c.endswith("--cuda-gemm-host-check") for c in compiles), compiles)
+        self.assert_sweep(2, "--target", "cuda-host-check", "--update")
+        self.assertEqual(self.read_list("fake"), ["node/test_a", "node/test_b"])
 
     def test_listed_tests_pass(self):
         self.make_suite("fake", {"node/test_a": "pass", "node/test_b": "pass",

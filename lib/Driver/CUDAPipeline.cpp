@@ -79,6 +79,21 @@ std::string mlir::onnxc::ptxFeaturesFor(StringRef arch) {
   return "+ptx70";
 }
 
+void mlir::onnxc::buildCUDAGemmHostCheckPipeline(OpPassManager &pm) {
+  pm.addPass(createHoistConstants());
+  pm.addPass(createCanonicalizerPass());
+  addBufferization(pm);
+  addDeallocation(pm, /*planBuffers=*/false);
+  GPUTiledMatmulOptions tiled;
+  tiled.hostReference = true;
+  pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul(tiled));
+  pm.addNestedPass<func::FuncOp>(createPlanBuffers());
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  addHostLowering(pm, /*vectorize=*/false);
+}
+
 void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
                                              const CUDAOptions &options) {
   pm.addPass(createHoistConstants());

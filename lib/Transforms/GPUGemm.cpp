@@ -653,6 +653,34 @@ void buildTiledGemm(OpBuilder &b, Location loc, const GemmView &v,
   memref::DeallocOp::create(b, loc, partial);
 }
 
+/// The product as a sequential loop nest: C[b, i, j] = init + sum over k of
+/// A[b, i, k] B[b, k, j] in f32, through the view's accessors (the host
+/// check of the views and fusions, onnxc --cuda-gemm-host-check).
+void buildReferenceGemm(OpBuilder &b, Location loc, const GemmView &v) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Type f32 = b.getF32Type();
+  auto widened = [&](OpBuilder &b, Value x) -> Value {
+    return x.getType() == f32 ? x : arith::ExtFOp::create(b, loc, f32, x);
+  };
+  scf::buildLoopNest(
+      b, loc, ValueRange{zero, zero, zero}, ValueRange{v.batch, v.M, v.N},
+      ValueRange{one, one, one},
+      [&](OpBuilder &b, Location loc, ValueRange ivs) {
+        Value bz = ivs[0], i = ivs[1], j = ivs[2];
+        auto kLoop = scf::ForOp::create(
+            b, loc, zero, v.K, one, ValueRange{v.loadC(b, bz, i, j)},
+            [&](OpBuilder &b, Location loc, Value k, ValueRange sum) {
+              Value a = widened(b, v.loadA(b, bz, i, k));
+              Value x = widened(b, v.loadB(b, bz, k, j));
+              Value s = arith::AddFOp::create(
+                  b, loc, sum[0], arith::MulFOp::create(b, loc, a, x));
+              scf::YieldOp::create(b, loc, s);
+            });
+        v.storeC(b, kLoop.getResult(0), bz, i, j);
+      });
+}
+
 /// 128-tiles where a product's static sizes give at least a wave of them,
 /// else 64-tiles: on tensor cores for f16 products (m16n8k16) and bf16 ones
 /// (widened to f32, exactly, on the tf32 kernels) with `halfMma`, for f32
@@ -720,8 +748,11 @@ struct GPUTiledMatmulPass
         continue; // the ops it built for the view fold away
       GemmFusion fusion = GemmFusion::find(op, view->C, view->reads);
       fuse(*view, fusion, op.getLoc());
-      buildTiledGemm(b, op.getLoc(), *view,
-                     chooseTiling(*view, tile, tf32, halfMma));
+      if (hostReference)
+        buildReferenceGemm(b, op.getLoc(), *view);
+      else
+        buildTiledGemm(b, op.getLoc(), *view,
+                       chooseTiling(*view, tile, tf32, halfMma));
       op->erase();
       fusion.eraseFused(view->C);
     }

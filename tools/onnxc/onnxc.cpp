@@ -129,6 +129,14 @@ llvm::cl::opt<bool> noRuntimeChecks(
                    "inputs are then undefined behaviour)"),
     llvm::cl::init(false), llvm::cl::cat(onnxcCategory));
 
+llvm::cl::opt<bool> cudaGemmHostCheck(
+    "cuda-gemm-host-check",
+    llvm::cl::desc("Compile for the CPU with the CUDA target's matmul and "
+                   "convolution views and fusions (each product a scalar "
+                   "loop nest where --target=cuda builds a kernel), to "
+                   "check them without a GPU"),
+    llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(onnxcCategory));
+
 llvm::cl::opt<bool> noVectorize(
     "no-vectorize",
     llvm::cl::desc("Lower every linalg op to scalar loops: no cache and "
@@ -608,6 +616,9 @@ int main(int argc, char **argv) {
     convLayout = ConvLayout::NCHW;
   onnxc::CUDAOptions cuda;
   bool isCUDA = target == Target::CUDA;
+  if (isCUDA && cudaGemmHostCheck)
+    return fail("--cuda-gemm-host-check compiles for the CPU: not with "
+                "--target=cuda");
   if (isCUDA) {
     StringRef arch = gpuArch;
     unsigned sm = 0;
@@ -642,6 +653,8 @@ int main(int argc, char **argv) {
     return runPipelineOn(m, "linalg -> LLVM dialect", [&](OpPassManager &pm) {
       if (isCUDA)
         onnxc::buildLinalgToCUDAPipeline(pm, cuda);
+      else if (cudaGemmHostCheck)
+        onnxc::buildCUDAGemmHostCheckPipeline(pm);
       else
         onnxc::buildLinalgToLLVMPipeline(pm, !noVectorize, convLayout);
       if (nodeLineTables)

@@ -67,6 +67,13 @@ struct CUDAOptions {
   std::string toolkit; // CUDA's (ptxas, fatbinary, libdevice); "": searched
 };
 void buildLinalgToCUDAPipeline(OpPassManager &pm, const CUDAOptions &options);
+/// The CPU's scalar pipeline (buildLinalgToLLVMPipeline without
+/// vectorisation) with the CUDA target's GEMM views and fusions in it:
+/// onnxc-gpu-tiled-matmul's `host-reference` loop nests where the CUDA
+/// pipeline builds kernels, so that the conformance suites check on the
+/// host what decides which ops a product's kernel absorbs and where it
+/// reads and writes (onnxc --cuda-gemm-host-check).
+void buildCUDAGemmHostCheckPipeline(OpPassManager &pm);
 /// Whether `dir` is a CUDA toolkit the CUDA pipeline can use: it has an
 /// executable bin/ptxas and nvvm/libdevice/libdevice.10.bc.
 bool isCUDAToolkit(StringRef dir);

@@ -620,6 +620,13 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
     f32) per 16 of K, on the same tiles and warps as tf32; bf16 operands,
     whose values tf32 holds exactly, take the tf32 kernels.
 
+    `host-reference` (onnxc --cuda-gemm-host-check): instead of a kernel,
+    a loop nest over the batch, rows and columns of C that reads C's
+    initial value, adds A's row times B's column in f32 and stores the sum,
+    all through the accessors and fusions the kernels use, so that the
+    suites can check those (a convolution's implicit GEMM view, the fused
+    bias and epilogue) on a machine without a GPU.
+
     Fusion: the op right before the product that writes every element of
     its result from other buffers (the fill with zero, a bias broadcast)
     and the elementwise op right after it that reads the result once with
@@ -636,6 +643,10 @@ def GPUTiledMatmul : Pass<"onnxc-gpu-tiled-matmul", "func::FuncOp"> {
            "Multiply on tensor cores with tf32 operands">,
     Option<"halfMma", "half-mma", "bool", /*default=*/"false",
            "Multiply f16 and bf16 operands on tensor cores (sm_80 or newer)">,
+    Option<"hostReference", "host-reference", "bool", /*default=*/"false",
+           "Each product a sequential loop nest on the host, through the "
+           "same operand views and fusions as the kernels (to check them "
+           "without a GPU)">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
