@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -104,6 +105,8 @@ constexpr int64_t kMmaM = 16, kMmaN = 8;
 /// fusion (GPUGemmFusion.h) replaces them.
 struct GemmView {
   Value M, N, K, batch;
+  /// A convolution's padded input read from its source (GPUGemmFusion.h).
+  std::optional<onnxc::PaddedInput> padded;
   Type operandType; // of A and B: f32, f16 or bf16 (C is f32)
   Value C;
   SmallVector<Value, 2> reads;
@@ -227,6 +230,25 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
     auto [c, kh, kw] = split(b, k);
     return memref::LoadOp::create(b, loc, W, ValueRange{f, c, kh, kw});
   };
+  // A padded input: the source where the index, less the pad's offset,
+  // falls inside it (checked in the dims whose offset or size differ, as
+  // unsigned: below the offset wraps around), else the pad value.
+  v.padded = onnxc::PaddedInput::find(op, I);
+  Value source = v.padded ? v.padded->source : I;
+  SmallVector<Value, 4> offsets, bounds;
+  if (v.padded) {
+    auto inType = cast<MemRefType>(I.getType());
+    auto srcType = cast<MemRefType>(source.getType());
+    for (int64_t d = 0; d < 4; ++d) {
+      OpFoldResult off = v.padded->offsets[d];
+      bool same = isConstantIntValue(off, 0) && !inType.isDynamicDim(d) &&
+                  inType.getDimSize(d) == srcType.getDimSize(d);
+      offsets.push_back(same ? Value()
+                             : getValueOrCreateConstantIndexOp(b, loc, off));
+      bounds.push_back(same ? Value() : dim(source, d));
+    }
+  }
+  Value padValue = v.padded ? v.padded->padValue : Value();
   v.loadB = [=](OpBuilder &b, Value n, Value k, Value j) -> Value {
     auto [c, kh, kw] = split(b, k);
     Value oh = arith::DivUIOp::create(b, loc, j, OW);
@@ -235,11 +257,32 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
       return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, o, s),
                                    arith::MulIOp::create(b, loc, kk, dd));
     };
-    return memref::LoadOp::create(
-        b, loc, I, ValueRange{n, c, at(oh, sh, kh, dh), at(ow, sw, kw, dw)});
+    SmallVector<Value, 4> idx = {n, c, at(oh, sh, kh, dh), at(ow, sw, kw, dw)};
+    if (!padValue)
+      return memref::LoadOp::create(b, loc, I, idx);
+    Value inside;
+    for (int64_t d = 0; d < 4; ++d) {
+      if (!offsets[d])
+        continue;
+      idx[d] = arith::SubIOp::create(b, loc, idx[d], offsets[d]);
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       idx[d], bounds[d]);
+      inside = inside ? arith::AndIOp::create(b, loc, inside, ok) : ok;
+    }
+    if (!inside)
+      return memref::LoadOp::create(b, loc, source, idx);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{padValue.getType()}, inside,
+                                  /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard g(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(
+        b, loc, memref::LoadOp::create(b, loc, source, idx).getResult());
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, padValue);
+    return ifOp.getResult(0);
   };
   v.C = O;
-  v.reads = {I, W};
+  v.reads = {source, W};
   v.cIndices = [=](OpBuilder &b, Value n, Value f, Value j) {
     Value oh = arith::DivUIOp::create(b, loc, j, OW);
     Value ow = arith::RemUIOp::create(b, loc, j, OW);
@@ -755,6 +798,8 @@ struct GPUTiledMatmulPass
                        chooseTiling(*view, tile, tf32, halfMma));
       op->erase();
       fusion.eraseFused(view->C);
+      if (view->padded)
+        view->padded->erase();
     }
   }
 };

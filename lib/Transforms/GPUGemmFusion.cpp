@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -108,6 +109,113 @@ SmallVector<Value> shapedInputs(linalg::LinalgOp op, OpOperand *except) {
 }
 
 } // namespace
+
+std::optional<onnxc::PaddedInput> onnxc::PaddedInput::find(Operation *consumer,
+                                                           Value input) {
+  auto alloc = input.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != consumer->getBlock())
+    return std::nullopt;
+  PaddedInput p;
+  p.alloc = alloc;
+  memref::SubViewOp subview;
+  for (Operation *user : input.getUsers()) {
+    if (user == consumer || isa<memref::DeallocOp>(user))
+      continue;
+    if (auto s = dyn_cast<memref::SubViewOp>(user)) {
+      if (subview)
+        return std::nullopt;
+      subview = s;
+      continue;
+    }
+    if (p.fill || !isa<linalg::LinalgOp>(user))
+      return std::nullopt;
+    p.fill = user;
+  }
+  if (!p.fill || !subview)
+    return std::nullopt;
+  p.subview = subview;
+  // The fill: every element of the buffer one value from outside it.
+  auto fill = cast<linalg::LinalgOp>(p.fill);
+  if (!isPointwise(fill, input) || fill.getDpsInitOperand(0)->get() != input ||
+      fill->getBlock() != consumer->getBlock())
+    return std::nullopt;
+  Value yielded = fill.getBlock()->getTerminator()->getOperand(0);
+  if (auto arg = dyn_cast<BlockArgument>(yielded)) {
+    if (arg.getOwner() != fill.getBlock())
+      return std::nullopt;
+    OpOperand *operand = fill.getMatchingOpOperand(arg);
+    if (fill.isDpsInit(operand) || isa<ShapedType>(operand->get().getType()))
+      return std::nullopt;
+    p.padValue = operand->get();
+  } else if (Operation *def = yielded.getDefiningOp();
+             def && !fill->isAncestor(def)) {
+    p.padValue = yielded;
+  } else {
+    return std::nullopt;
+  }
+  // Unit strides; whatever writes the interior comes after the fill.
+  Block *block = consumer->getBlock();
+  for (Operation *user : subview->getUsers()) {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    if (!top || !p.fill->isBeforeInBlock(top) ||
+        !top->isBeforeInBlock(consumer))
+      return std::nullopt;
+  }
+  if (!llvm::all_of(subview.getMixedStrides(),
+                    [](OpFoldResult s) { return isConstantIntValue(s, 1); }) ||
+      subview.getSourceType().getRank() !=
+          cast<MemRefType>(subview.getType()).getRank())
+    return std::nullopt;
+  p.offsets = subview.getMixedOffsets();
+  // The interior as it is when the consumer runs (the fill alone goes) ...
+  p.source = subview.getResult();
+  if (!subview->hasOneUse())
+    return p;
+  // ... or, where it is a copy of a source that nothing writes before the
+  // consumer, that source (the copy and the buffer go too).
+  Operation *copyOp = *subview->getUsers().begin();
+  Value source;
+  if (auto copy = dyn_cast<memref::CopyOp>(copyOp)) {
+    if (copy.getTarget() == subview.getResult())
+      source = copy.getSource();
+  } else if (auto copy = dyn_cast<linalg::CopyOp>(copyOp)) {
+    if (copy.getOutputs()[0] == subview.getResult() &&
+        copy.hasPureBufferSemantics())
+      source = copy.getInputs()[0];
+  }
+  if (!source || copyOp->getBlock() != block)
+    return p;
+  Value root = rootBuffer(source);
+  for (Operation *o = copyOp->getNextNode(); o != consumer;
+       o = o->getNextNode()) {
+    if (isInert(o))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(o);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        llvm::any_of(linalgOp.getDpsInits(),
+                     [&](Value v) { return rootBuffer(v) == root; }))
+      return p;
+  }
+  p.source = source;
+  p.copy = copyOp;
+  return p;
+}
+
+void onnxc::PaddedInput::erase() {
+  fill->erase();
+  if (!copy)
+    return; // the interior is read where it was written
+  copy->erase();
+  subview->erase();
+  Value buffer = alloc->getResult(0);
+  if (!llvm::all_of(buffer.getUsers(), [](Operation *user) {
+        return isa<memref::DeallocOp>(user);
+      }))
+    return;
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
+    user->erase();
+  alloc->erase();
+}
 
 onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
                                           ArrayRef<Value> reads) {

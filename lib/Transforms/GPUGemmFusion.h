@@ -56,6 +56,30 @@ struct GemmFusion {
   void eraseFused(Value C);
 };
 
+/// A convolution's input padded by the ops before it: a buffer filled with
+/// one value (`padValue`), its interior (a subview at `offsets`, unit
+/// strides) written after that, then read by the convolution only. Its
+/// kernel reads `source` where the window falls inside it and `padValue`
+/// elsewhere: the interior itself, so that the fill goes; or, where the
+/// interior is a copy of a buffer nothing writes before the convolution
+/// (`copy`), that buffer, so that the copy and the padded buffer go too.
+struct PaddedInput {
+  Value source;
+  SmallVector<OpFoldResult> offsets;
+  Value padValue;
+  Operation *fill = nullptr, *copy = nullptr;
+  Operation *subview = nullptr;
+  Operation *alloc = nullptr;
+
+  /// `input` of `consumer` so padded, where nothing between the copy and
+  /// `consumer` writes the source.
+  static std::optional<PaddedInput> find(Operation *consumer, Value input);
+
+  /// Erases the fill, and the copy and the buffer if there is one (after
+  /// `consumer`).
+  void erase();
+};
+
 } // namespace mlir::onnxc
 
 #endif // ONNXC_LIB_TRANSFORMS_GPUGEMMFUSION_H

@@ -67,9 +67,7 @@ struct HoistConstantsPass
     // defined in a loop).
     llvm::SetVector<Operation *> constant;
     llvm::DenseSet<Operation *> computing; // depends on a non-free op
-    for (Operation &op : body) {
-      if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op))
-        continue;
+    auto readsOnlyConstants = [&](Operation &op) {
       bool fromConstants = llvm::all_of(op.getOperands(), [&](Value v) {
         Operation *def = v.getDefiningOp();
         return def && constant.contains(def);
@@ -86,7 +84,12 @@ struct HoistConstantsPass
               regionsClosed = false;
         }
       });
-      if (!fromConstants || !regionsClosed)
+      return fromConstants && regionsClosed;
+    };
+    for (Operation &op : body) {
+      if (op.hasTrait<OpTrait::IsTerminator>() || !isMemoryEffectFree(&op))
+        continue;
+      if (!readsOnlyConstants(op))
         continue;
       constant.insert(&op);
       bool computes = !isFreeOp(&op);
@@ -94,6 +97,35 @@ struct HoistConstantsPass
         computes |= computing.contains(v.getDefiningOp());
       if (computes)
         computing.insert(&op);
+    }
+
+    // A constant op whose result another op writes in place (a bias
+    // broadcast into a convolution's accumulator) stays in the entry
+    // function, computed on every run, and so do such ops before it: what
+    // it reads from the other constant ops (a BatchNormalization's shift)
+    // is then kept instead; the constant ops that read a staying one stay
+    // as well.
+    auto writtenInPlaceOutside = [&](Operation *op) {
+      for (Value result : op->getResults())
+        for (OpOperand &use : result.getUses()) {
+          Operation *top = body.findAncestorOpInBlock(*use.getOwner());
+          if ((!top || !constant.contains(top)) && isDestinationUse(use))
+            return true;
+        }
+      return false;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      SmallVector<Operation *> staying;
+      for (Operation *op : constant)
+        if ((computing.contains(op) && writtenInPlaceOutside(op)) ||
+            !readsOnlyConstants(*op))
+          staying.push_back(op);
+      for (Operation *op : staying) {
+        constant.remove(op);
+        computing.erase(op);
+        changed = true;
+      }
     }
 
     // The values to keep: results of computing ops used by other ops.

@@ -337,3 +337,54 @@ func.func @bf16_sums_f32(%a: memref<32x64xbf16>, %b: memref<64x32xbf16>, %c: mem
   linalg.matmul ins(%a, %b : memref<32x64xbf16>, memref<64x32xbf16>) outs(%c : memref<32x32xf32>)
   return
 }
+
+// A padded input (a buffer filled with 0.5, the source copied into its
+// interior): the kernel reads the source at the window's position less the
+// offsets (1, 2), checked against its sizes as unsigned, and 0.5 outside;
+// the fill, the copy and the padded buffer are gone.
+// CHECK-LABEL: func.func @padded_conv
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.copy
+// CHECK: gpu.launch
+// CHECK: %[[H:.*]] = arith.subi %{{.*}}, %c1
+// CHECK: %[[HOK:.*]] = arith.cmpi ult, %[[H]], %c5
+// CHECK: %[[W:.*]] = arith.subi %{{.*}}, %c2
+// CHECK: %[[WOK:.*]] = arith.cmpi ult, %[[W]], %c6
+// CHECK: %[[OK:.*]] = arith.andi %[[HOK]], %[[WOK]]
+// CHECK: scf.if %[[OK]] -> (f32) {
+// CHECK:   memref.load %arg0[%{{.*}}, %{{.*}}, %[[H]], %[[W]]] : memref<1x3x5x6xf32>
+// CHECK: } else {
+// CHECK:   scf.yield %cst
+// CHECK-NOT: memref.dealloc
+func.func @padded_conv(%x: memref<1x3x5x6xf32>, %w: memref<4x3x3x3xf32>, %o: memref<1x4x5x8xf32>) {
+  %cst = arith.constant 5.000000e-01 : f32
+  %p = memref.alloc() : memref<1x3x7x10xf32>
+  linalg.fill ins(%cst : f32) outs(%p : memref<1x3x7x10xf32>)
+  %s = memref.subview %p[0, 0, 1, 2] [1, 3, 5, 6] [1, 1, 1, 1] : memref<1x3x7x10xf32> to memref<1x3x5x6xf32, strided<[210, 70, 10, 1], offset: 12>>
+  memref.copy %x, %s : memref<1x3x5x6xf32> to memref<1x3x5x6xf32, strided<[210, 70, 10, 1], offset: 12>>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : memref<1x3x7x10xf32>, memref<4x3x3x3xf32>) outs(%o : memref<1x4x5x8xf32>)
+  memref.dealloc %p : memref<1x3x7x10xf32>
+  return
+}
+
+// Where the source is written between the copy and the convolution, the
+// kernel reads the padded buffer's interior (the subview) where the copy
+// wrote it, and 0 outside: the fill alone goes.
+// CHECK-LABEL: func.func @padded_conv_source_written
+// CHECK: %[[S:.*]] = memref.subview %[[P:.*]][0, 0, 1, 2] [1, 3, 5, 6] [1, 1, 1, 1]
+// CHECK-NOT: linalg.fill ins(%{{.*}} outs(%[[P]]
+// CHECK: memref.copy %arg0, %[[S]]
+// CHECK: linalg.fill ins(%{{.*}} outs(%arg0
+// CHECK: gpu.launch
+// CHECK: memref.load %[[S]]
+func.func @padded_conv_source_written(%x: memref<1x3x5x6xf32>, %w: memref<4x3x3x3xf32>, %o: memref<1x4x5x8xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %p = memref.alloc() : memref<1x3x7x10xf32>
+  linalg.fill ins(%cst : f32) outs(%p : memref<1x3x7x10xf32>)
+  %s = memref.subview %p[0, 0, 1, 2] [1, 3, 5, 6] [1, 1, 1, 1] : memref<1x3x7x10xf32> to memref<1x3x5x6xf32, strided<[210, 70, 10, 1], offset: 12>>
+  memref.copy %x, %s : memref<1x3x5x6xf32> to memref<1x3x5x6xf32, strided<[210, 70, 10, 1], offset: 12>>
+  linalg.fill ins(%cst : f32) outs(%x : memref<1x3x5x6xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : memref<1x3x7x10xf32>, memref<4x3x3x3xf32>) outs(%o : memref<1x4x5x8xf32>)
+  memref.dealloc %p : memref<1x3x7x10xf32>
+  return
+}

@@ -1,4 +1,4 @@
-// RUN: onnx-mlir-opt %s --onnxc-hoist-constants | FileCheck %s
+// RUN: onnx-mlir-opt %s --onnxc-hoist-constants --split-input-file | FileCheck %s
 
 // The filter transpose and the fill (ConstantOfShape) read only constants:
 // they move into __onnxc_init, which stores the results the entry function
@@ -41,4 +41,41 @@ func.func @main(%x: tensor<2x4xf32>, %y: tensor<8x4xf32>) -> (tensor<2x8xf32>, t
   %c = linalg.fill ins(%two : f32) outs(%e3 : tensor<8x4xf32>) -> tensor<8x4xf32>
   %s = linalg.add ins(%y, %c : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e3 : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %r, %s : tensor<2x8xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// A bias computed from constants (BatchNormalization's shift: b - m * s)
+// and broadcast into a matmul's accumulator: the broadcast, written in
+// place, stays in the entry function; the shift it reads is computed once
+// by __onnxc_init and kept in a global, not on every run.
+// CHECK: memref.global "private" @__onnxc_constant_0 : memref<8xf32>
+// CHECK-LABEL: func.func private @__onnxc_init()
+// CHECK:   %[[S:.*]] = linalg.generic
+// CHECK:     arith.mulf
+// CHECK:     arith.subf
+// CHECK-NOT: linalg.broadcast
+// CHECK:   bufferization.materialize_in_destination %[[S]] in restrict writable
+// CHECK-LABEL: func.func @main
+// CHECK: %[[G:.*]] = memref.get_global @__onnxc_constant_0 : memref<8xf32>
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[G]] restrict
+// CHECK-NOT: arith.subf
+// CHECK: %[[ACC:.*]] = linalg.broadcast ins(%[[T]] : tensor<8xf32>)
+// CHECK: linalg.matmul ins(%arg0, %{{.*}} : tensor<2x4xf32>, tensor<4x8xf32>) outs(%[[ACC]] : tensor<2x8xf32>)
+func.func @main(%x: tensor<2x4xf32>) -> tensor<2x8xf32> attributes {llvm.emit_c_interface} {
+  %w = arith.constant dense<1.5> : tensor<4x8xf32>
+  %b = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]> : tensor<8xf32>
+  %m = arith.constant dense<[0.5, 0.5, 0.5, 0.5, 2.0, 2.0, 2.0, 2.0]> : tensor<8xf32>
+  %sc = arith.constant dense<3.0> : tensor<8xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %shift = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%b, %m, %sc : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%bi: f32, %mi: f32, %si: f32, %out: f32):
+    %p = arith.mulf %mi, %si : f32
+    %d = arith.subf %bi, %p : f32
+    linalg.yield %d : f32
+  } -> tensor<8xf32>
+  %e2 = tensor.empty() : tensor<2x8xf32>
+  %acc = linalg.broadcast ins(%shift : tensor<8xf32>) outs(%e2 : tensor<2x8xf32>) dimensions = [0]
+  %r = linalg.matmul ins(%x, %w : tensor<2x4xf32>, tensor<4x8xf32>) outs(%acc : tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
 }

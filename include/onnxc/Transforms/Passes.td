@@ -313,7 +313,12 @@ def HoistConstants : Pass<"onnxc-hoist-constants", "ModuleOp"> {
     bufferization.to_tensor of the global. So ConstantOfShape fills, the
     filter transposes of onnxc-conv-to-matmul and BatchNormalization's
     scale and shift run once per process instead of once per run, at the
-    cost of memory holding their results.
+    cost of memory holding their results. An op whose result the entry
+    function writes in place (a bias broadcast into a convolution's
+    accumulator: from a global, it would be a copy on every run) stays,
+    with the constant ops that read it; the values it reads from the
+    other constant ops are kept (the BatchNormalization shift the bias
+    broadcasts, instead of computing it on every run).
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
                            "::mlir::memref::MemRefDialect"];
