@@ -119,15 +119,15 @@ suite conformance-cuda '^onnx-[0-9.]+ |^ *total |^REGRESSIONS|^NOT RUN|^error:|^
   --target cuda --compile-only --fake-driver \
   --report "$LOG_DIR/conformance-cuda-results.txt"
 
-# The CUDA target's matmul and convolution views and the ops its GEMM
-# kernels absorb, run on the host as scalar loop nests (onnxc
-# --cuda-gemm-host-check) against the expected outputs: the tests with
-# products, which must pass as they do on the CPU.
+# The CUDA target's matmul, convolution and reduction views and the ops
+# its GEMM and reduction kernels absorb, run on the host as scalar loop
+# nests (onnxc --cuda-gemm-host-check) against the expected outputs: every
+# test of the CPU lists must pass this way too.
 suite conformance-cuda-host '^onnx-[0-9.]+ |^ *total |^REGRESSIONS|^NOT RUN|^error:' \
   flock -s "$LOCK" \
   "$PYTHON" "$ROOT/utils/conformance.py" --onnxc "$BUILD_DIR/bin/onnxc" \
   --onnxc-run "$BUILD_DIR/bin/onnxc-run" --jobs "$JOBS" \
-  --target cuda-host-check --filter 'matmul|gemm|conv|attention|einsum|light_|rnn|lstm|gru' \
+  --target cuda-host-check \
   --report "$LOG_DIR/conformance-cuda-host-results.txt"
 
 #===------------------------------------------------------------------------===#

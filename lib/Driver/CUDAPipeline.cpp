@@ -87,6 +87,9 @@ void mlir::onnxc::buildCUDAGemmHostCheckPipeline(OpPassManager &pm) {
   GPUTiledMatmulOptions tiled;
   tiled.hostReference = true;
   pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul(tiled));
+  GPUReductionsOptions reductions;
+  reductions.hostReference = true;
+  pm.addNestedPass<func::FuncOp>(createGPUReductions(reductions));
   pm.addNestedPass<func::FuncOp>(createPlanBuffers());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());

@@ -14,6 +14,8 @@
 
 #include "onnxc/Transforms/Passes.h"
 
+#include "GPUGemmFusion.h"
+
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -128,12 +130,19 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
   return out;
 }
 
+/// `fusion`: the op that initialises the output and the elementwise op
+/// that reads it (onnxc::GemmFusion), evaluated by thread 0 instead of
+/// running as kernels of their own.
 void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
-                         const Domain &domain) {
+                         const Domain &domain, onnxc::GemmFusion fusion,
+                         bool hostReference) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   int64_t outputs = domain.outputs, reduced = domain.reduced;
-  int64_t threads = reduced >= 256 ? 256 : reduced >= 128 ? 128 : 64;
+  int64_t threads = hostReference    ? 1
+                    : reduced >= 256 ? 256
+                    : reduced >= 128 ? 128
+                                     : 64;
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -142,17 +151,29 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto partialsType = MemRefType::get({threads}, elem, AffineMap(), workgroup);
   Value one = cst(1);
-  auto launch =
-      gpu::LaunchOp::create(b, loc, cst(outputs), one, one, cst(threads), one,
-                            one, nullptr, nullptr, {}, TypeRange{partialsType});
-  Value partials = launch.getWorkgroupAttributions()[0];
-  b.setInsertionPointToEnd(&launch.getBody().front());
-  Value tid = launch.getThreadIds().x;
+  // host-reference: a loop over the outputs whose single "thread" folds the
+  // whole reduction and finishes as thread 0 does.
+  Value block, tid, partials;
+  gpu::LaunchOp launch;
+  if (hostReference) {
+    auto outer = scf::ForOp::create(b, loc, cst(0), cst(outputs), one);
+    b.setInsertionPointToStart(outer.getBody());
+    block = outer.getInductionVar();
+    tid = cst(0);
+  } else {
+    launch = gpu::LaunchOp::create(b, loc, cst(outputs), one, one, cst(threads),
+                                   one, one, nullptr, nullptr, {},
+                                   TypeRange{partialsType});
+    partials = launch.getWorkgroupAttributions()[0];
+    b.setInsertionPointToEnd(&launch.getBody().front());
+    block = launch.getBlockIds().x;
+    tid = launch.getThreadIds().x;
+  }
   SmallVector<Value> ivs(domain.parallelDims.size() +
                          domain.reducedDims.size());
-  for (auto [d, v] : llvm::zip(
-           domain.parallelDims,
-           delinearize(b, loc, launch.getBlockIds().x, domain.parallelSizes)))
+  for (auto [d, v] :
+       llvm::zip(domain.parallelDims,
+                 delinearize(b, loc, block, domain.parallelSizes)))
     ivs[d] = v;
 
   // The thread's share: r = tid, tid + threads, ... of the reduction domain.
@@ -199,6 +220,36 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
     }
     scf::YieldOp::create(b, loc, map.lookup(r.combiner->getResult(0)));
   }
+  // Thread 0: out = combine(out's initial value, the block's total),
+  // through the fused epilogue.
+  auto finish = [&](Value total) {
+    OpOperand *init = op.getDpsInitOperand(0);
+    AffineMap m = op.getMatchingIndexingMap(init);
+    SmallVector<Value> indices;
+    for (AffineExpr e : m.getResults())
+      indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
+    Value out = init->get();
+    Value old =
+        fusion.init
+            ? onnxc::evaluateAt(b, loc, fusion.init, indices, nullptr, {}, {})
+            : memref::LoadOp::create(b, loc, out, indices).getResult();
+    Value result = combine(b, r, old, total);
+    if (linalg::LinalgOp epilogue = fusion.epilogue) {
+      bool inPlace = fusion.output == out;
+      result =
+          onnxc::evaluateAt(b, loc, epilogue, indices, fusion.epilogueInput,
+                            result, inPlace ? result : Value());
+      out = fusion.output;
+    }
+    memref::StoreOp::create(b, loc, result, out, indices);
+  };
+  Value output = op.getDpsInitOperand(0)->get();
+  if (hostReference) {
+    finish(loop.getResult(0));
+    op.erase();
+    fusion.eraseFused(output);
+    return;
+  }
   memref::StoreOp::create(b, loc, loop.getResult(0), partials, tid);
   gpu::BarrierOp::create(b, loc);
   // Pairwise: partials[t] = combine(partials[t], partials[t + s]).
@@ -218,25 +269,17 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
     }
     gpu::BarrierOp::create(b, loc);
   }
-  // Thread 0: out = combine(out, the block's total).
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, cst(0));
   auto last = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(last.thenBlock());
-    OpOperand *init = op.getDpsInitOperand(0);
-    AffineMap m = op.getMatchingIndexingMap(init);
-    SmallVector<Value> indices;
-    for (AffineExpr e : m.getResults())
-      indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
-    Value out = init->get();
-    Value total = memref::LoadOp::create(b, loc, partials, cst(0));
-    Value old = memref::LoadOp::create(b, loc, out, indices);
-    memref::StoreOp::create(b, loc, combine(b, r, old, total), out, indices);
+    finish(memref::LoadOp::create(b, loc, partials, cst(0)));
   }
   gpu::TerminatorOp::create(b, loc);
   op.erase();
+  fusion.eraseFused(output);
 }
 
 /// A reduction into several outputs, each computed from the inputs and its
@@ -298,6 +341,7 @@ bool splitOutputs(linalg::GenericOp op) {
 }
 
 struct GPUReductionsPass : onnxc::impl::GPUReductionsBase<GPUReductionsPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> several;
     getOperation().walk([&](linalg::GenericOp op) {
@@ -318,8 +362,23 @@ struct GPUReductionsPass : onnxc::impl::GPUReductionsBase<GPUReductionsPass> {
       if (std::optional<Reduction> r = matchCombiner(op))
         candidates.push_back({op, *r, *domain});
     });
-    for (auto &[op, r, domain] : candidates)
-      buildBlockReduction(op, r, domain);
+    for (auto &[op, r, domain] : candidates) {
+      // The output's indices are the iteration's parallel dims in order
+      // (the ops around it then index it as they index their own
+      // iteration).
+      AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      bool ordered =
+          outMap.isProjectedPermutation() &&
+          llvm::is_sorted(outMap.getResults(), [](AffineExpr a, AffineExpr b) {
+            return cast<AffineDimExpr>(a).getPosition() <
+                   cast<AffineDimExpr>(b).getPosition();
+          });
+      onnxc::GemmFusion fusion;
+      if (ordered)
+        fusion = onnxc::GemmFusion::find(op, op.getDpsInitOperand(0)->get(),
+                                         llvm::to_vector(op.getDpsInputs()));
+      buildBlockReduction(op, r, domain, fusion, hostReference);
+    }
   }
 };
 

@@ -136,3 +136,36 @@ func.func @coupled(%i: memref<2x128xi64>, %lo: memref<i64>, %hi: memref<i64>) {
   }
   return
 }
+
+// A mean: the fill before the sum and the division after it run in the
+// reduction's kernel: thread 0 adds the block's total to the fill's 0.0
+// and stores the total over 768 into the division's output; the sum's
+// buffer goes.
+// CHECK-LABEL: func.func @fused_mean
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch blocks(%[[ROW:[a-z0-9]+]], %{{.*}}, %{{.*}}) in
+// CHECK: scf.if
+// CHECK:   %[[T:.*]] = memref.load %{{.*}}[%c0] : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK:   %[[S:.*]] = arith.addf %[[T]], %cst
+// CHECK:   %[[M:.*]] = arith.divf %[[S]], %cst_0
+// CHECK:   memref.store %[[M]], %arg1[%[[ROW]]]
+// CHECK-NOT: linalg.
+func.func @fused_mean(%x: memref<256x768xf32>, %mean: memref<256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 768.0 : f32
+  %sum = memref.alloc() : memref<256xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<256xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<256x768xf32>) outs(%sum : memref<256xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %acc, %in : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%sum : memref<256xf32>) outs(%mean : memref<256xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.divf %in, %n : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %sum : memref<256xf32>
+  return
+}

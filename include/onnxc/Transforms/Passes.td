@@ -683,7 +683,21 @@ def GPUReductions : Pass<"onnxc-gpu-reductions", "func::FuncOp"> {
     bits. A reduction into several outputs each computed from the inputs
     and its own output only (an index check's minimum and maximum) is
     first split into one generic per output.
+
+    As in onnxc-gpu-tiled-matmul (GPUGemmFusion.h), the op right before
+    that writes the whole output (the fill with zero or minus infinity)
+    and the elementwise op right after it that reads the output (a mean's
+    division, a softmax's exponent's reciprocal) are evaluated by thread 0
+    where it reads the output's initial value and stores the result: a
+    LayerNorm's mean is one kernel, not three. `host-reference` (onnxc
+    --cuda-gemm-host-check): each reduction a sequential loop per output
+    instead of a kernel, through the same fusions.
   }];
+  let options = [
+    Option<"hostReference", "host-reference", "bool", /*default=*/"false",
+           "Each reduction a sequential loop nest on the host, with the "
+           "same fusions as the kernels (to check them without a GPU)">,
+  ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -11,6 +11,8 @@ around them (onnxc-gpu-tiled-matmul's fusion), for onnxc
                 Mul by a per-column f16 scale
   mm_reused     MatMul + Relu whose product is also an output: not fused
   bmm_add       batched MatMul, K = 300 (several steps), + a residual input
+  norm_softmax  LayerNormalization over 96 (its means fused with their
+                fills and divisions) then Softmax (max and sum reductions)
 """
 import os
 import sys
@@ -76,3 +78,8 @@ save("bmm_add", [
     helper.make_node("Add", ["xw", "R"], ["Y"]),
 ], [info("X", F, [3, 10, 300]), info("R", F, [3, 10, 12])], [info("Y", F, [3, 10, 12])],
     [weight("W", (3, 300, 12))])
+save("norm_softmax", [
+    helper.make_node("LayerNormalization", ["X", "G", "Bn"], ["n"], axis=-1, epsilon=1e-5),
+    helper.make_node("Softmax", ["n"], ["Y"], axis=-1),
+], [info("X", F, [3, 5, 96])], [info("Y", F, [3, 5, 96])],
+    [weight("G", (96,)), weight("Bn", (96,))])
