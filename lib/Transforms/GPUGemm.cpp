@@ -762,10 +762,11 @@ void fuse(GemmView &v, const GemmFusion &fusion, Location loc) {
   if (!epilogue)
     return;
   OpOperand *input = fusion.epilogueInput;
-  Value output = fusion.output;
-  bool inPlace = output == v.C;
+  Value output = fusion.output, C = v.C;
+  bool inPlace = fusion.writesInPlace(C);
   v.storeC = [=](OpBuilder &b, Value x, Value bz, Value i, Value j) {
-    SmallVector<Value> ivs = indices(b, bz, i, j);
+    SmallVector<Value> ivs =
+        fusion.epilogueIndices(b, loc, C, indices(b, bz, i, j));
     Value y =
         evaluateAt(b, loc, epilogue, ivs, input, x, inPlace ? x : Value());
     memref::StoreOp::create(b, loc, y, output, ivs);

@@ -229,11 +229,30 @@ onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
     f.init = p;
 
   auto e = dyn_cast_or_null<linalg::LinalgOp>(neighbour(gemm, true));
-  if (!e || !isPointwise(e, C))
+  if (!e)
+    return f;
+  // The epilogue reads C, or a reshape of it (static shapes, identity
+  // layouts: the same elements in the same order), whose only user it is.
+  Value viewed = C;
+  Operation *reshape = nullptr;
+  for (OpOperand *in : e.getDpsInputOperands()) {
+    Operation *def = in->get().getDefiningOp();
+    if (def && isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def) &&
+        def->getOperand(0) == C && def->getResult(0).hasOneUse()) {
+      auto from = cast<MemRefType>(C.getType());
+      auto to = cast<MemRefType>(def->getResult(0).getType());
+      if (from.hasStaticShape() && to.hasStaticShape() &&
+          from.getLayout().isIdentity() && to.getLayout().isIdentity()) {
+        viewed = def->getResult(0);
+        reshape = def;
+      }
+    }
+  }
+  if (!isPointwise(e, viewed))
     return f;
   OpOperand *input = nullptr;
   for (OpOperand *in : e.getDpsInputOperands()) {
-    if (in->get() != C)
+    if (in->get() != viewed)
       continue;
     if (input)
       return f; // read twice
@@ -242,7 +261,7 @@ onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
   if (!input || !e.getMatchingIndexingMap(input).isIdentity())
     return f;
   Value output = e.getDpsInitOperand(0)->get();
-  bool inPlace = output == C;
+  bool inPlace = output == viewed;
   if (!inPlace) {
     // The body may not read the output (it would be read before written),
     // and C must die with the op.
@@ -250,7 +269,7 @@ onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
         !C.getDefiningOp<memref::AllocOp>())
       return f;
     for (Operation *user : C.getUsers())
-      if (user != gemm && user != f.init && user != e &&
+      if (user != gemm && user != f.init && user != e && user != reshape &&
           !isa<memref::DeallocOp, memref::DimOp>(user))
         return f;
   }
@@ -260,6 +279,8 @@ onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
   DominanceInfo dom(gemm->getParentOp());
   SmallVector<Operation *> hoist;
   for (Value v : e->getOperands()) {
+    if ((v == C || v == viewed) && !inPlace)
+      continue; // not read by the kernel
     if (v == C || dom.properlyDominates(v, gemm))
       continue;
     Operation *def = v.getDefiningOp();
@@ -284,14 +305,45 @@ onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
   for (Operation *def : hoist)
     def->moveBefore(gemm);
   f.epilogue = e;
+  f.reshape = reshape;
   f.epilogueInput = input;
   f.output = output;
   return f;
 }
 
+SmallVector<Value>
+onnxc::GemmFusion::epilogueIndices(OpBuilder &b, Location loc, Value C,
+                                   ValueRange indices) const {
+  if (!reshape)
+    return llvm::to_vector(indices);
+  // The element's position in C's (row-major) order, then its indices in
+  // the reshaped view's shape.
+  ArrayRef<int64_t> from = cast<MemRefType>(C.getType()).getShape();
+  ArrayRef<int64_t> to =
+      cast<MemRefType>(reshape->getResult(0).getType()).getShape();
+  auto cst = [&](int64_t x) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, x);
+  };
+  Value linear = cst(0);
+  for (auto [i, size] : llvm::zip(indices, from))
+    linear = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, linear, cst(size)), i);
+  SmallVector<Value> out(to.size());
+  for (int64_t d = int64_t(to.size()) - 1; d >= 0; --d) {
+    out[d] =
+        d > 0 ? arith::RemUIOp::create(b, loc, linear, cst(to[d])).getResult()
+              : linear;
+    if (d > 0)
+      linear = arith::DivUIOp::create(b, loc, linear, cst(to[d]));
+  }
+  return out;
+}
+
 void onnxc::GemmFusion::eraseFused(Value C) {
   if (epilogue)
     epilogue->erase();
+  if (reshape && reshape->use_empty())
+    reshape->erase();
   if (init)
     init->erase();
   auto alloc = C.getDefiningOp<memref::AllocOp>();

@@ -37,12 +37,24 @@ struct GemmFusion {
   /// the product reads its value at each element instead of C.
   linalg::LinalgOp init;
   /// The elementwise op right after the product that reads C (once, with
-  /// the identity map) and writes its only output `output` with the
-  /// identity map; the product's kernel stores its value there instead of
-  /// C's. C then has no other user (or is `output` itself).
+  /// the identity map, or a reshape of it) and writes its only output
+  /// `output` with the identity map; the product's kernel stores its value
+  /// there instead of C's. C then has no other user (or is `output` itself).
   linalg::LinalgOp epilogue;
   OpOperand *epilogueInput = nullptr;
   Value output;
+  /// The expand_shape or collapse_shape of C the epilogue reads instead of
+  /// C (static shapes), or null.
+  Operation *reshape = nullptr;
+
+  /// Whether the epilogue writes C (or its reshape) in place.
+  bool writesInPlace(Value C) const {
+    return output == C || (reshape && output == reshape->getResult(0));
+  }
+
+  /// The epilogue's indices (its output's) of C's element `indices`.
+  SmallVector<Value> epilogueIndices(OpBuilder &b, Location loc, Value C,
+                                     ValueRange indices) const;
 
   /// The fusions legal for `gemm` (a matmul or convolution on buffers whose
   /// result C's rank is the iteration rank of both ops) that reads the

@@ -235,7 +235,8 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
             : memref::LoadOp::create(b, loc, out, indices).getResult();
     Value result = combine(b, r, old, total);
     if (linalg::LinalgOp epilogue = fusion.epilogue) {
-      bool inPlace = fusion.output == out;
+      bool inPlace = fusion.writesInPlace(out);
+      indices = fusion.epilogueIndices(b, loc, out, indices);
       result =
           onnxc::evaluateAt(b, loc, epilogue, indices, fusion.epilogueInput,
                             result, inPlace ? result : Value());

@@ -388,3 +388,30 @@ func.func @padded_conv_source_written(%x: memref<1x3x5x6xf32>, %w: memref<4x3x3x
   memref.dealloc %p : memref<1x3x7x10xf32>
   return
 }
+
+// An epilogue that reads a reshape of C (a 3-D MatMul's 2-D product
+// expanded back): element (i, j) of C is element (i / 7, i % 7, j) of the
+// view, where the kernel evaluates the bias and Tanh and stores.
+// CHECK-LABEL: func.func @fused_reshaped
+// CHECK-NOT: linalg.
+// CHECK-NOT: memref.expand_shape
+// CHECK: gpu.launch
+// CHECK: %[[A:.*]] = arith.divui %[[I:.*]], %c7
+// CHECK: %[[B:.*]] = arith.remui %[[I]], %c7
+// CHECK: %[[T:.*]] = math.tanh
+// CHECK: memref.store %[[T]], %arg3[%[[A]], %[[B]], %{{.*}}] : memref<2x7x40xf32>
+func.func @fused_reshaped(%a: memref<14x24xf32>, %b: memref<24x40xf32>, %bias: memref<40xf32>, %o: memref<2x7x40xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c = memref.alloc() : memref<14x40xf32>
+  linalg.fill ins(%cst : f32) outs(%c : memref<14x40xf32>)
+  linalg.matmul ins(%a, %b : memref<14x24xf32>, memref<24x40xf32>) outs(%c : memref<14x40xf32>)
+  %v = memref.expand_shape %c [[0, 1], [2]] output_shape [2, 7, 40] : memref<14x40xf32> into memref<2x7x40xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%v, %bias : memref<2x7x40xf32>, memref<40xf32>) outs(%o : memref<2x7x40xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %in, %in_0 : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  }
+  memref.dealloc %c : memref<14x40xf32>
+  return
+}

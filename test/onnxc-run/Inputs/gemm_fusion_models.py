@@ -11,6 +11,8 @@ around them (onnxc-gpu-tiled-matmul's fusion), for onnxc
                 Mul by a per-column f16 scale
   mm_reused     MatMul + Relu whose product is also an output: not fused
   bmm_add       batched MatMul, K = 300 (several steps), + a residual input
+  mm3d_bias     MatMul of X float32[2, 7, 24] (a 14 x 24 product whose
+                result is reshaped back to 2 x 7 x 40) + a bias, then Tanh
   norm_softmax  LayerNormalization over 96 (its means fused with their
                 fills and divisions) then Softmax (max and sum reductions)
 """
@@ -83,3 +85,9 @@ save("norm_softmax", [
     helper.make_node("Softmax", ["n"], ["Y"], axis=-1),
 ], [info("X", F, [3, 5, 96])], [info("Y", F, [3, 5, 96])],
     [weight("G", (96,)), weight("Bn", (96,))])
+save("mm3d_bias", [
+    helper.make_node("MatMul", ["X", "W"], ["xw"]),
+    helper.make_node("Add", ["xw", "B"], ["y"]),
+    helper.make_node("Tanh", ["y"], ["Y"]),
+], [info("X", F, [2, 7, 24])], [info("Y", F, [2, 7, 40])],
+    [weight("W", (24, 40)), weight("B", (40,))])
