@@ -188,36 +188,56 @@ std::optional<GemmView> matmulView(OpBuilder &b, linalg::LinalgOp op) {
   return v;
 }
 
-/// A 2-D NCHW convolution (input already padded) as an implicit GEMM per
-/// image: M = output channels, N = output pixels, K = C x KH x KW; A is the
-/// filter (rows contiguous), B gathers the input window of each pixel.
+/// A 2-D NCHW convolution as an implicit GEMM per image: M = output
+/// channels, N = output pixels, K = C x KH x KW; A is the filter (rows
+/// contiguous), B gathers the input window of each pixel (from the padded
+/// input's source where GPUGemmFusion.h finds one). A grouped convolution
+/// (linalg.conv_2d_ngchw_gfchw: input N x G x C x H x W, filter G x F x C x
+/// KH x KW) is one such GEMM per image and group (batch N x G), where each
+/// group has at least kMinGroupRows output channels (static): fewer would
+/// leave most of the 64-row tiles empty.
+constexpr int64_t kMinGroupRows = 16;
+
 std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
   auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
-  if (!conv || !op.hasPureBufferSemantics() || !operandType(op))
+  auto grouped = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op.getOperation());
+  if ((!conv && !grouped) || !op.hasPureBufferSemantics() || !operandType(op))
     return std::nullopt;
   Location loc = op.getLoc();
   Value I = op.getDpsInputOperand(0)->get();
   Value W = op.getDpsInputOperand(1)->get();
   Value O = op.getDpsInitOperand(0)->get();
+  // Dims of the filter and the output after the group's (g = 1 with one).
+  const int64_t g = grouped ? 1 : 0;
+  if (grouped) {
+    auto wType = cast<MemRefType>(W.getType());
+    if (wType.isDynamicDim(1) || wType.getDimSize(1) < kMinGroupRows)
+      return std::nullopt;
+  }
   auto dim = [&](Value m, int64_t i) -> Value {
     return memref::DimOp::create(b, loc, m, i);
   };
   auto cst = [&](int64_t x) -> Value {
     return arith::ConstantIndexOp::create(b, loc, x);
   };
+  DenseIntElementsAttr strides =
+      grouped ? grouped.getStrides() : conv.getStrides();
+  DenseIntElementsAttr dilations =
+      grouped ? grouped.getDilations() : conv.getDilations();
   auto attr = [&](DenseIntElementsAttr a, int i) {
     return cst(a.getValues<int64_t>()[i]);
   };
-  Value sh = attr(conv.getStrides(), 0), sw = attr(conv.getStrides(), 1);
-  Value dh = attr(conv.getDilations(), 0), dw = attr(conv.getDilations(), 1);
-  Value KH = dim(W, 2), KW = dim(W, 3), OW = dim(O, 3);
+  Value sh = attr(strides, 0), sw = attr(strides, 1);
+  Value dh = attr(dilations, 0), dw = attr(dilations, 1);
+  Value KH = dim(W, g + 2), KW = dim(W, g + 3), OW = dim(O, g + 3);
   Value window = arith::MulIOp::create(b, loc, KH, KW);
+  Value groups = grouped ? dim(O, 1) : cst(1);
   GemmView v;
   v.operandType = operandType(op);
-  v.M = dim(O, 1);
-  v.N = arith::MulIOp::create(b, loc, dim(O, 2), OW);
-  v.K = arith::MulIOp::create(b, loc, dim(W, 1), window);
-  v.batch = dim(O, 0);
+  v.M = dim(O, g + 1);
+  v.N = arith::MulIOp::create(b, loc, dim(O, g + 2), OW);
+  v.K = arith::MulIOp::create(b, loc, dim(W, g + 1), window);
+  v.batch = arith::MulIOp::create(b, loc, dim(O, 0), groups);
   // k -> (c, kh, kw)
   auto split = [=](OpBuilder &b, Value k) {
     Value c = arith::DivUIOp::create(b, loc, k, window);
@@ -226,20 +246,34 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
     Value kw = arith::RemUIOp::create(b, loc, r, KW);
     return std::array<Value, 3>{c, kh, kw};
   };
-  v.loadA = [=](OpBuilder &b, Value, Value f, Value k) -> Value {
+  // The indices of an operand: batch z -> (image, group) where grouped.
+  auto withGroup = [=](OpBuilder &b, Value z, Value first,
+                       ArrayRef<Value> rest) {
+    SmallVector<Value, 5> idx;
+    if (first)
+      idx.push_back(
+          grouped ? arith::DivUIOp::create(b, loc, z, groups).getResult() : z);
+    if (grouped)
+      idx.push_back(arith::RemUIOp::create(b, loc, z, groups));
+    llvm::append_range(idx, rest);
+    return idx;
+  };
+  v.loadA = [=](OpBuilder &b, Value z, Value f, Value k) -> Value {
     auto [c, kh, kw] = split(b, k);
-    return memref::LoadOp::create(b, loc, W, ValueRange{f, c, kh, kw});
+    return memref::LoadOp::create(b, loc, W,
+                                  withGroup(b, z, Value(), {f, c, kh, kw}));
   };
   // A padded input: the source where the index, less the pad's offset,
   // falls inside it (checked in the dims whose offset or size differ, as
   // unsigned: below the offset wraps around), else the pad value.
   v.padded = onnxc::PaddedInput::find(op, I);
   Value source = v.padded ? v.padded->source : I;
-  SmallVector<Value, 4> offsets, bounds;
+  const int64_t rank = cast<MemRefType>(I.getType()).getRank();
+  SmallVector<Value, 5> offsets, bounds;
   if (v.padded) {
     auto inType = cast<MemRefType>(I.getType());
     auto srcType = cast<MemRefType>(source.getType());
-    for (int64_t d = 0; d < 4; ++d) {
+    for (int64_t d = 0; d < rank; ++d) {
       OpFoldResult off = v.padded->offsets[d];
       bool same = isConstantIntValue(off, 0) && !inType.isDynamicDim(d) &&
                   inType.getDimSize(d) == srcType.getDimSize(d);
@@ -249,7 +283,7 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
     }
   }
   Value padValue = v.padded ? v.padded->padValue : Value();
-  v.loadB = [=](OpBuilder &b, Value n, Value k, Value j) -> Value {
+  v.loadB = [=](OpBuilder &b, Value z, Value k, Value j) -> Value {
     auto [c, kh, kw] = split(b, k);
     Value oh = arith::DivUIOp::create(b, loc, j, OW);
     Value ow = arith::RemUIOp::create(b, loc, j, OW);
@@ -257,11 +291,12 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
       return arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, o, s),
                                    arith::MulIOp::create(b, loc, kk, dd));
     };
-    SmallVector<Value, 4> idx = {n, c, at(oh, sh, kh, dh), at(ow, sw, kw, dw)};
+    SmallVector<Value, 5> idx =
+        withGroup(b, z, z, {c, at(oh, sh, kh, dh), at(ow, sw, kw, dw)});
     if (!padValue)
       return memref::LoadOp::create(b, loc, I, idx);
     Value inside;
-    for (int64_t d = 0; d < 4; ++d) {
+    for (int64_t d = 0; d < rank; ++d) {
       if (!offsets[d])
         continue;
       idx[d] = arith::SubIOp::create(b, loc, idx[d], offsets[d]);
@@ -273,7 +308,7 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
       return memref::LoadOp::create(b, loc, source, idx);
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{padValue.getType()}, inside,
                                   /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard g(b);
+    OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     scf::YieldOp::create(
         b, loc, memref::LoadOp::create(b, loc, source, idx).getResult());
@@ -283,10 +318,12 @@ std::optional<GemmView> convView(OpBuilder &b, linalg::LinalgOp op) {
   };
   v.C = O;
   v.reads = {source, W};
-  v.cIndices = [=](OpBuilder &b, Value n, Value f, Value j) {
+  v.cIndices = [=](OpBuilder &b, Value z, Value f, Value j) {
     Value oh = arith::DivUIOp::create(b, loc, j, OW);
     Value ow = arith::RemUIOp::create(b, loc, j, OW);
-    return SmallVector<Value>{n, f, oh, ow};
+    SmallVector<Value> idx;
+    llvm::append_range(idx, withGroup(b, z, z, {f, oh, ow}));
+    return idx;
   };
   v.accessC(loc);
   return v;
@@ -779,8 +816,8 @@ struct GPUTiledMatmulPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> candidates;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp,
-              linalg::Conv2DNchwFchwOp>(op.getOperation()))
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp, linalg::Conv2DNchwFchwOp,
+              linalg::Conv2DNgchwGfchwOp>(op.getOperation()))
         candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {

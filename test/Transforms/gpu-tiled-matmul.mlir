@@ -415,3 +415,28 @@ func.func @fused_reshaped(%a: memref<14x24xf32>, %b: memref<24x40xf32>, %bias: m
   memref.dealloc %c : memref<14x40xf32>
   return
 }
+
+// A grouped convolution (2 groups of 16 output channels): one implicit GEMM
+// per image and group (grid z: 2 x 2); batch z is image z / 2, group z % 2.
+// CHECK-LABEL: func.func @grouped_conv
+// CHECK-NOT: linalg.conv_2d_ngchw_gfchw
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %[[Z:.*]]) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c4)
+// CHECK: %[[G:.*]] = arith.remui %[[Z]], %c2
+// CHECK: memref.load %arg1[%[[G]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x16x3x3x3xf32>
+// CHECK: %[[N:.*]] = arith.divui %[[Z]], %c2
+// CHECK: %[[G2:.*]] = arith.remui %[[Z]], %c2
+// CHECK: memref.load %arg0[%[[N]], %[[G2]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x3x9x9xf32>
+// CHECK: memref.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x2x16x7x7xf32>
+func.func @grouped_conv(%i: memref<2x2x3x9x9xf32>, %w: memref<2x16x3x3x3xf32>, %o: memref<2x2x16x7x7xf32>) {
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%i, %w : memref<2x2x3x9x9xf32>, memref<2x16x3x3x3xf32>) outs(%o : memref<2x2x16x7x7xf32>)
+  return
+}
+
+// Groups of fewer than 16 output channels keep the generic mapping.
+// CHECK-LABEL: func.func @grouped_conv_narrow
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.conv_2d_ngchw_gfchw
+func.func @grouped_conv_narrow(%i: memref<1x4x3x9x9xf32>, %w: memref<4x8x3x3x3xf32>, %o: memref<1x4x8x7x7xf32>) {
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%i, %w : memref<1x4x3x9x9xf32>, memref<4x8x3x3x3xf32>) outs(%o : memref<1x4x8x7x7xf32>)
+  return
+}

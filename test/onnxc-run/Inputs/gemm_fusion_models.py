@@ -13,6 +13,8 @@ around them (onnxc-gpu-tiled-matmul's fusion), for onnxc
   bmm_add       batched MatMul, K = 300 (several steps), + a residual input
   mm3d_bias     MatMul of X float32[2, 7, 24] (a 14 x 24 product whose
                 result is reshaped back to 2 x 7 x 40) + a bias, then Tanh
+  conv_grouped  Conv in 2 groups of 16 output channels (one GEMM per image
+                and group), bias, pads, stride 2, then Relu
   norm_softmax  LayerNormalization over 96 (its means fused with their
                 fills and divisions) then Softmax (max and sum reductions)
 """
@@ -91,3 +93,9 @@ save("mm3d_bias", [
     helper.make_node("Tanh", ["y"], ["Y"]),
 ], [info("X", F, [2, 7, 24])], [info("Y", F, [2, 7, 40])],
     [weight("W", (24, 40)), weight("B", (40,))])
+save("conv_grouped", [
+    helper.make_node("Conv", ["X", "W", "B"], ["c"], group=2, pads=[1, 1, 1, 1],
+                     strides=[2, 1]),
+    helper.make_node("Relu", ["c"], ["Y"]),
+], [info("X", F, [2, 6, 9, 7])], [info("Y", F, None)],
+    [weight("W", (32, 3, 3, 3)), weight("B", (32,))])
