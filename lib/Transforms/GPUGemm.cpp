@@ -36,7 +36,6 @@ namespace mlir::onnxc {
 } // namespace mlir::onnxc
 
 using namespace mlir;
-using mlir::onnxc::evaluateAt;
 using mlir::onnxc::GemmFusion;
 using mlir::onnxc::GemmView;
 using mlir::onnxc::convView;
@@ -559,26 +558,16 @@ GemmTiling chooseTiling(const GemmView &v, int64_t forced, bool tf32,
   return small;
 }
 
-/// The product reads its initial values from `fusion.init` and stores its
-/// final ones through `fusion.epilogue`, where they are fused.
+/// The product reads its initial values and stores its final ones through
+/// `fusion` (C's own where nothing is fused).
 void fuse(GemmView &v, const GemmFusion &fusion, Location loc) {
   auto indices = v.cIndices;
-  if (linalg::LinalgOp init = fusion.init)
-    v.loadC = [=](OpBuilder &b, Value bz, Value i, Value j) {
-      return evaluateAt(b, loc, init, indices(b, bz, i, j), nullptr, {}, {});
-    };
-  linalg::LinalgOp epilogue = fusion.epilogue;
-  if (!epilogue)
-    return;
-  OpOperand *input = fusion.epilogueInput;
-  Value output = fusion.output, C = v.C;
-  bool inPlace = fusion.writesInPlace(C);
+  Value C = v.C;
+  v.loadC = [=](OpBuilder &b, Value bz, Value i, Value j) {
+    return fusion.initialValue(b, loc, C, indices(b, bz, i, j));
+  };
   v.storeC = [=](OpBuilder &b, Value x, Value bz, Value i, Value j) {
-    SmallVector<Value> ivs =
-        fusion.epilogueIndices(b, loc, C, indices(b, bz, i, j));
-    Value y =
-        evaluateAt(b, loc, epilogue, ivs, input, x, inPlace ? x : Value());
-    memref::StoreOp::create(b, loc, y, output, ivs);
+    fusion.store(b, loc, C, x, indices(b, bz, i, j));
   };
 }
 

@@ -61,7 +61,48 @@ Value onnxc::evaluateAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
   return map.lookupOrDefault(body->getTerminator()->getOperand(0));
 }
 
+SmallVector<Value> onnxc::delinearize(OpBuilder &b, Location loc, Value linear,
+                                      ArrayRef<int64_t> sizes) {
+  SmallVector<Value> out(sizes.size());
+  Value rest = linear;
+  for (int64_t d = int64_t(sizes.size()) - 1; d >= 0; --d) {
+    Value size = arith::ConstantIndexOp::create(b, loc, sizes[d]);
+    out[d] =
+        d > 0 ? arith::RemUIOp::create(b, loc, rest, size).getResult() : rest;
+    if (d > 0)
+      rest = arith::DivUIOp::create(b, loc, rest, size);
+  }
+  return out;
+}
+
 namespace {
+
+/// Erases `alloc` and its deallocations where nothing else uses it but
+/// memref.dims with constant indices, which take its sizes instead (a
+/// product's M and N, read before its result went away).
+void eraseIfUnused(memref::AllocOp alloc) {
+  Value buffer = alloc.getResult();
+  if (!llvm::all_of(buffer.getUsers(), [](Operation *user) {
+        auto dim = dyn_cast<memref::DimOp>(user);
+        return isa<memref::DeallocOp>(user) || (dim && dim.getConstantIndex());
+      }))
+    return;
+  MemRefType type = alloc.getType();
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+    if (auto dim = dyn_cast<memref::DimOp>(user)) {
+      int64_t i = *dim.getConstantIndex();
+      OpBuilder b(dim);
+      Value size = type.isDynamicDim(i)
+                       ? alloc.getDynamicSizes()[type.getDynamicDimIndex(i)]
+                       : arith::ConstantIndexOp::create(b, dim.getLoc(),
+                                                        type.getDimSize(i))
+                             .getResult();
+      dim.replaceAllUsesWith(size);
+    }
+    user->erase();
+  }
+  alloc->erase();
+}
 
 /// An all-parallel op on buffers over C's shape with one output, written
 /// with the identity map, whose body yields one value computed by pure ops
@@ -207,14 +248,7 @@ void onnxc::PaddedInput::erase() {
     return; // the interior is read where it was written
   copy->erase();
   subview->erase();
-  Value buffer = alloc->getResult(0);
-  if (!llvm::all_of(buffer.getUsers(), [](Operation *user) {
-        return isa<memref::DeallocOp>(user);
-      }))
-    return;
-  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers()))
-    user->erase();
-  alloc->erase();
+  eraseIfUnused(cast<memref::AllocOp>(alloc));
 }
 
 onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
@@ -311,32 +345,40 @@ onnxc::GemmFusion onnxc::GemmFusion::find(linalg::LinalgOp gemm, Value C,
   return f;
 }
 
-SmallVector<Value>
-onnxc::GemmFusion::epilogueIndices(OpBuilder &b, Location loc, Value C,
-                                   ValueRange indices) const {
-  if (!reshape)
-    return llvm::to_vector(indices);
-  // The element's position in C's (row-major) order, then its indices in
-  // the reshaped view's shape.
-  ArrayRef<int64_t> from = cast<MemRefType>(C.getType()).getShape();
-  ArrayRef<int64_t> to =
-      cast<MemRefType>(reshape->getResult(0).getType()).getShape();
-  auto cst = [&](int64_t x) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, x);
-  };
-  Value linear = cst(0);
-  for (auto [i, size] : llvm::zip(indices, from))
-    linear = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, linear, cst(size)), i);
-  SmallVector<Value> out(to.size());
-  for (int64_t d = int64_t(to.size()) - 1; d >= 0; --d) {
-    out[d] =
-        d > 0 ? arith::RemUIOp::create(b, loc, linear, cst(to[d])).getResult()
-              : linear;
-    if (d > 0)
-      linear = arith::DivUIOp::create(b, loc, linear, cst(to[d]));
+Value onnxc::GemmFusion::initialValue(OpBuilder &b, Location loc, Value C,
+                                      ValueRange indices) const {
+  if (init)
+    return evaluateAt(b, loc, init, indices, nullptr, {}, {});
+  return memref::LoadOp::create(b, loc, C, indices);
+}
+
+void onnxc::GemmFusion::store(OpBuilder &b, Location loc, Value C, Value value,
+                              ValueRange indices) const {
+  if (!epilogue) {
+    memref::StoreOp::create(b, loc, value, C, indices);
+    return;
   }
-  return out;
+  SmallVector<Value> at(indices);
+  Value viewed = C;
+  if (reshape) {
+    // The element's position in C's (row-major) order, then its indices in
+    // the reshaped view's shape.
+    viewed = reshape->getResult(0);
+    Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+    for (auto [i, size] :
+         llvm::zip(indices, cast<MemRefType>(C.getType()).getShape()))
+      linear = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, linear,
+                                arith::ConstantIndexOp::create(b, loc, size)),
+          i);
+    at = delinearize(b, loc, linear,
+                     cast<MemRefType>(viewed.getType()).getShape());
+  }
+  // In place, the body's output argument is the value too.
+  Value y = evaluateAt(b, loc, epilogue, at, epilogueInput, value,
+                       output == viewed ? value : Value());
+  memref::StoreOp::create(b, loc, y, output, at);
 }
 
 void onnxc::GemmFusion::eraseFused(Value C) {
@@ -346,29 +388,6 @@ void onnxc::GemmFusion::eraseFused(Value C) {
     reshape->erase();
   if (init)
     init->erase();
-  auto alloc = C.getDefiningOp<memref::AllocOp>();
-  if (!alloc || !llvm::all_of(C.getUsers(), [](Operation *user) {
-        return isa<memref::DeallocOp, memref::DimOp>(user);
-      }))
-    return;
-  // Its sizes (the kernel's M and N) from the allocation's.
-  MemRefType type = alloc.getType();
-  for (Operation *user : llvm::make_early_inc_range(C.getUsers())) {
-    if (auto dim = dyn_cast<memref::DimOp>(user)) {
-      std::optional<int64_t> i = dim.getConstantIndex();
-      if (!i)
-        return; // keeps C
-      OpBuilder b(dim);
-      Value size = type.isDynamicDim(*i)
-                       ? alloc.getDynamicSizes()[type.getDynamicDimIndex(*i)]
-                       : arith::ConstantIndexOp::create(b, dim.getLoc(),
-                                                        type.getDimSize(*i))
-                             .getResult();
-      dim.replaceAllUsesWith(size);
-      dim->erase();
-    }
-  }
-  for (Operation *user : llvm::make_early_inc_range(C.getUsers()))
-    user->erase();
-  alloc->erase();
+  if (auto alloc = C.getDefiningOp<memref::AllocOp>())
+    eraseIfUnused(alloc);
 }

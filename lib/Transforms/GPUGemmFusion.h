@@ -30,6 +30,10 @@ Value evaluateAt(OpBuilder &b, Location loc, linalg::LinalgOp op,
                  ValueRange ivs, OpOperand *given, Value givenValue,
                  Value outValue);
 
+/// `linear` split into indices of `sizes` (the last fastest).
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<int64_t> sizes);
+
 /// What a product writing `C` can absorb.
 struct GemmFusion {
   /// The op right before the product that writes every element of C from
@@ -47,14 +51,15 @@ struct GemmFusion {
   /// C (static shapes), or null.
   Operation *reshape = nullptr;
 
-  /// Whether the epilogue writes C (or its reshape) in place.
-  bool writesInPlace(Value C) const {
-    return output == C || (reshape && output == reshape->getResult(0));
-  }
+  /// The initial value of C's element `indices`: the fused init op's, or
+  /// C's own.
+  Value initialValue(OpBuilder &b, Location loc, Value C,
+                     ValueRange indices) const;
 
-  /// The epilogue's indices (its output's) of C's element `indices`.
-  SmallVector<Value> epilogueIndices(OpBuilder &b, Location loc, Value C,
-                                     ValueRange indices) const;
+  /// Stores `value`, C's final element `indices`: through the fused
+  /// epilogue into its output, or into C.
+  void store(OpBuilder &b, Location loc, Value C, Value value,
+             ValueRange indices) const;
 
   /// The fusions legal for `gemm` (a matmul or convolution on buffers whose
   /// result C's rank is the iteration rank of both ops) that reads the

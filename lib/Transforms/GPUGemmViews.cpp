@@ -69,7 +69,6 @@ std::optional<onnxc::GemmView> onnxc::matmulView(OpBuilder &b,
   v.cIndices = [=](OpBuilder &, Value bz, Value i, Value j) {
     return idx(bz, i, j);
   };
-  v.accessC(loc);
   return v;
 }
 
@@ -211,6 +210,5 @@ std::optional<onnxc::GemmView> onnxc::convView(OpBuilder &b,
     llvm::append_range(idx, withGroup(b, z, z, {f, oh, ow}));
     return idx;
   };
-  v.accessC(loc);
   return v;
 }

@@ -24,8 +24,8 @@ namespace mlir::onnxc {
 /// the tiled kernel sees it: element accessors for in-range indices. C is
 /// the result's buffer (`cIndices`: its indices of element (b, i, j)),
 /// `reads` the buffers the product reads. `loadC` gives an element's
-/// initial value and `storeC` stores its final one: C's own, unless a
-/// fusion (GPUGemmFusion.h) replaces them.
+/// initial value and `storeC` stores its final one, as the pass sets them
+/// (through a GemmFusion, GPUGemmFusion.h: C's own where nothing is fused).
 struct GemmView {
   Value M, N, K, batch;
   /// A convolution's padded input read from its source (GPUGemmFusion.h).
@@ -39,18 +39,6 @@ struct GemmView {
       cIndices;
   std::function<Value(OpBuilder &, Value b, Value i, Value j)> loadC;
   std::function<void(OpBuilder &, Value v, Value b, Value i, Value j)> storeC;
-
-  /// loadC and storeC as C's loads and stores.
-  void accessC(Location loc) {
-    auto indices = cIndices;
-    Value c = C;
-    loadC = [=](OpBuilder &b, Value bz, Value i, Value j) -> Value {
-      return memref::LoadOp::create(b, loc, c, indices(b, bz, i, j));
-    };
-    storeC = [=](OpBuilder &b, Value x, Value bz, Value i, Value j) {
-      memref::StoreOp::create(b, loc, x, c, indices(b, bz, i, j));
-    };
-  }
 };
 
 /// A matmul or batch matmul on f32, f16 or bf16 memrefs (f32 sums) with the

@@ -115,21 +115,6 @@ Value combine(OpBuilder &b, const Reduction &r, Value acc, Value x) {
   return b.clone(*r.combiner, map)->getResult(0);
 }
 
-/// `linear` split into indices of `sizes` (the last fastest).
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
-                               ArrayRef<int64_t> sizes) {
-  SmallVector<Value> out(sizes.size());
-  Value rest = linear;
-  for (int64_t d = int64_t(sizes.size()) - 1; d >= 0; --d) {
-    Value size = arith::ConstantIndexOp::create(b, loc, sizes[d]);
-    out[d] =
-        d > 0 ? arith::RemUIOp::create(b, loc, rest, size).getResult() : rest;
-    if (d > 0)
-      rest = arith::DivUIOp::create(b, loc, rest, size);
-  }
-  return out;
-}
-
 /// `fusion`: the op that initialises the output and the elementwise op
 /// that reads it (onnxc::GemmFusion), evaluated by thread 0 instead of
 /// running as kernels of their own.
@@ -173,7 +158,7 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
                          domain.reducedDims.size());
   for (auto [d, v] :
        llvm::zip(domain.parallelDims,
-                 delinearize(b, loc, block, domain.parallelSizes)))
+                 onnxc::delinearize(b, loc, block, domain.parallelSizes)))
     ivs[d] = v;
 
   // The thread's share: r = tid, tid + threads, ... of the reduction domain.
@@ -183,9 +168,10 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
   {
     OpBuilder::InsertionGuard g(b);
     b.setInsertionPointToStart(loop.getBody());
-    for (auto [d, v] : llvm::zip(
-             domain.reducedDims,
-             delinearize(b, loc, loop.getInductionVar(), domain.reducedSizes)))
+    for (auto [d, v] :
+         llvm::zip(domain.reducedDims,
+                   onnxc::delinearize(b, loc, loop.getInductionVar(),
+                                      domain.reducedSizes)))
       ivs[d] = v;
     IRMapping map;
     Block *body = op.getBlock();
@@ -229,20 +215,8 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
     for (AffineExpr e : m.getResults())
       indices.push_back(ivs[cast<AffineDimExpr>(e).getPosition()]);
     Value out = init->get();
-    Value old =
-        fusion.init
-            ? onnxc::evaluateAt(b, loc, fusion.init, indices, nullptr, {}, {})
-            : memref::LoadOp::create(b, loc, out, indices).getResult();
-    Value result = combine(b, r, old, total);
-    if (linalg::LinalgOp epilogue = fusion.epilogue) {
-      bool inPlace = fusion.writesInPlace(out);
-      indices = fusion.epilogueIndices(b, loc, out, indices);
-      result =
-          onnxc::evaluateAt(b, loc, epilogue, indices, fusion.epilogueInput,
-                            result, inPlace ? result : Value());
-      out = fusion.output;
-    }
-    memref::StoreOp::create(b, loc, result, out, indices);
+    Value old = fusion.initialValue(b, loc, out, indices);
+    fusion.store(b, loc, out, combine(b, r, old, total), indices);
   };
   Value output = op.getDpsInitOperand(0)->get();
   if (hostReference) {
