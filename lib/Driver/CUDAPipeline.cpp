@@ -79,17 +79,30 @@ std::string mlir::onnxc::ptxFeaturesFor(StringRef arch) {
   return "+ptx70";
 }
 
-void mlir::onnxc::buildCUDAGemmHostCheckPipeline(OpPassManager &pm) {
+namespace mlir::onnxc {
+namespace {
+/// What the CUDA pipeline and its host check share: linalg on tensors to
+/// buffers (planned later), then the GEMM and block-reduction kernels (or,
+/// with `hostReference`, their host loop nests).
+void addBuffersAndKernels(OpPassManager &pm, GPUTiledMatmulOptions tiled,
+                          bool hostReference) {
   pm.addPass(createHoistConstants());
   pm.addPass(createCanonicalizerPass());
   addBufferization(pm);
+  // The buffer plan waits for the mapping to kernels, which tells the
+  // buffers only kernels touch (device memory) from the others.
   addDeallocation(pm, /*planBuffers=*/false);
-  GPUTiledMatmulOptions tiled;
-  tiled.hostReference = true;
+  tiled.hostReference = hostReference;
   pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul(tiled));
   GPUReductionsOptions reductions;
-  reductions.hostReference = true;
+  reductions.hostReference = hostReference;
   pm.addNestedPass<func::FuncOp>(createGPUReductions(reductions));
+}
+} // namespace
+} // namespace mlir::onnxc
+
+void mlir::onnxc::buildCUDAGemmHostCheckPipeline(OpPassManager &pm) {
+  addBuffersAndKernels(pm, GPUTiledMatmulOptions(), /*hostReference=*/true);
   pm.addNestedPass<func::FuncOp>(createPlanBuffers());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
@@ -98,19 +111,12 @@ void mlir::onnxc::buildCUDAGemmHostCheckPipeline(OpPassManager &pm) {
 }
 
 void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
-                                             const CUDAOptions &options) {
-  pm.addPass(createHoistConstants());
-  pm.addPass(createCanonicalizerPass());
-  addBufferization(pm);
-  // The buffer plan waits for the mapping to kernels, which tells the
-  // buffers only kernels touch (device memory) from the others.
-  addDeallocation(pm, /*planBuffers=*/false);
+                                            const CUDAOptions &options) {
   GPUTiledMatmulOptions tiled;
   tiled.tile = options.gemmTile;
   tiled.tf32 = options.tf32;
   tiled.halfMma = options.halfMma;
-  pm.addNestedPass<func::FuncOp>(createGPUTiledMatmul(tiled));
-  pm.addNestedPass<func::FuncOp>(createGPUReductions());
+  addBuffersAndKernels(pm, tiled, /*hostReference=*/false);
   pm.addNestedPass<func::FuncOp>(createGPUCopies());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   pm.addPass(createLowerAffinePass());
