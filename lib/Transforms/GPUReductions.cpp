@@ -139,16 +139,15 @@ void buildBlockReduction(linalg::GenericOp op, const Reduction &r,
   // host-reference: a loop over the outputs whose single "thread" folds the
   // whole reduction and finishes as thread 0 does.
   Value block, tid, partials;
-  gpu::LaunchOp launch;
   if (hostReference) {
     auto outer = scf::ForOp::create(b, loc, cst(0), cst(outputs), one);
     b.setInsertionPointToStart(outer.getBody());
     block = outer.getInductionVar();
     tid = cst(0);
   } else {
-    launch = gpu::LaunchOp::create(b, loc, cst(outputs), one, one, cst(threads),
-                                   one, one, nullptr, nullptr, {},
-                                   TypeRange{partialsType});
+    auto launch = gpu::LaunchOp::create(b, loc, cst(outputs), one, one,
+                                        cst(threads), one, one, nullptr,
+                                        nullptr, {}, TypeRange{partialsType});
     partials = launch.getWorkgroupAttributions()[0];
     b.setInsertionPointToEnd(&launch.getBody().front());
     block = launch.getBlockIds().x;
