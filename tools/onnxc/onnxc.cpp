@@ -18,6 +18,7 @@
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 #include "onnxc/Driver/CodeGen.h"
+#include "onnxc/Driver/CrashRecovery.h"
 #include "onnxc/Driver/Pipelines.h"
 #include "onnxc/Importer/Importer.h"
 #include "onnxc/InitAll.h"
@@ -136,6 +137,14 @@ llvm::cl::opt<bool> cudaGemmHostCheck(
                    "loop nest where --target=cuda builds a kernel), to "
                    "check them without a GPU"),
     llvm::cl::init(false), llvm::cl::Hidden, llvm::cl::cat(onnxcCategory));
+
+llvm::cl::opt<std::string> testingCrashAtNode(
+    "testing-crash-at-node",
+    llvm::cl::desc("NODE[:fatal]: crash (a trap, or an LLVM fatal error) "
+                   "while rewriting node NODE at the start of the onnx -> "
+                   "linalg stage, to test that a crash is reported as an "
+                   "error naming the node"),
+    llvm::cl::Hidden, llvm::cl::cat(onnxcCategory));
 
 llvm::cl::opt<bool> noVectorize(
     "no-vectorize",
@@ -368,6 +377,8 @@ int main(int argc, char **argv) {
   // Diagnostics name the ONNX node (the NameLoc the importer gives every
   // op) and the model file: "model.onnx: node 'conv1': error: ...".
   ScopedDiagnosticHandler diagHandler(&context, onnxc::printNodeDiagnostic);
+  // A crash in a pipeline is an error naming the stage, pass and node.
+  onnxc::CrashRecovery recovery(context);
 
   // --time-stages / --mlir-timing: one timer per stage, with the passes of
   // each pipeline nested under it.
@@ -419,7 +430,7 @@ int main(int argc, char **argv) {
     TimingScope stageTimer = rootTimer.nest(stage);
     pm.enableTiming(stageTimer);
     build(pm);
-    return pm.run(target);
+    return recovery.run(stage, [&] { return pm.run(target); });
   };
   auto runPipeline = [&](StringRef stage,
                          function_ref<void(OpPassManager &)> build) {
@@ -597,6 +608,11 @@ int main(int argc, char **argv) {
     prepareEntry(*initModule);
   auto toLinalg = [&](ModuleOp m) {
     return runPipelineOn(m, "onnx -> linalg", [](OpPassManager &pm) {
+      if (!testingCrashAtNode.empty()) {
+        StringRef node = testingCrashAtNode;
+        bool fatal = node.consume_back(":fatal");
+        pm.addPass(onnxc::createCrashTestPass(node, fatal));
+      }
       onnxc::buildONNXToLinalgPipeline(pm, !noRuntimeChecks, !noGraphPasses);
     });
   };
@@ -672,9 +688,12 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::Module> llvmModule;
   {
     TimingScope translateTimer = rootTimer.nest("translation to LLVM IR");
-    llvmModule =
-        onnxc::translateToLLVMIR(*module, llvmContext, options.entryName,
-                                 *signature, *training ? &**training : nullptr);
+    (void)recovery.run("translation to LLVM IR", [&] {
+      llvmModule = onnxc::translateToLLVMIR(
+          *module, llvmContext, options.entryName, *signature,
+          *training ? &**training : nullptr);
+      return success();
+    });
   }
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
