@@ -322,6 +322,12 @@ struct LowerVectorsPass
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorTransferLoweringPatterns(patterns,
                                                    /*maxTransferRank=*/1);
+    // Single-element transfers (a 0-D read of a per-channel scale that a
+    // broadcast's canonicalization left on a strided view) as a scalar load
+    // or store: the transfer lowerings above need a unit innermost stride,
+    // and convert-vector-to-llvm lowers no 0-D transfer.
+    vector::populateScalarVectorTransferLoweringPatterns(
+        patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerParallel);
     vector::populateVectorBroadcastLoweringPatterns(patterns);

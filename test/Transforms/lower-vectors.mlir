@@ -245,3 +245,19 @@ func.func @prefetch_accumulator(%a: memref<64x256xf32>, %b: memref<256x32xf32>,
   }
   return
 }
+
+// A 0-D read of one element of a strided view (a squeeze-and-excitation
+// block's per-channel scale, broadcast over a row) is a scalar load and a
+// broadcast: no 0-D transfer reaches convert-vector-to-llvm, which has no
+// lowering for one.
+// CHECK-LABEL: func.func @scalar_read_strided
+// CHECK-NOT: vector.transfer_read
+// CHECK: %[[S:.+]] = memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<1x32xf32, strided<[1024, 32]>>
+// CHECK: vector.broadcast %[[S]] : f32 to vector<56xf32>
+func.func @scalar_read_strided(%m: memref<1x32xf32, strided<[1024, 32]>>, %c: index) -> vector<56xf32> {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.0 : f32
+  %s = vector.transfer_read %m[%c0, %c], %pad : memref<1x32xf32, strided<[1024, 32]>>, vector<f32>
+  %b = vector.broadcast %s : vector<f32> to vector<56xf32>
+  return %b : vector<56xf32>
+}
