@@ -136,6 +136,7 @@ void mlir::onnxc::buildLinalgToCUDAPipeline(OpPassManager &pm,
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createAlignWorkgroupBuffers());
   addBf16AsF32(device, gpu::GPUFuncOp::getOperationName());
+  device.addPass(createExpandDynamicGroups());
   device.addPass(memref::createExpandStridedMetadataPass());
   device.addPass(createLowerAffinePass());
   device.addPass(createConvertNVGPUToNVVMPass());

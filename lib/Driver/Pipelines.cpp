@@ -152,6 +152,7 @@ void mlir::onnxc::addHostLowering(OpPassManager &pm, bool vectorize) {
   pm.addPass(createConvertMathToLibmPass());
   // Weights reach LLVM as one flat byte array each.
   pm.addPass(createWeightsAsBytes());
+  pm.addPass(createExpandDynamicGroups());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   // Buffers come from the runtime's _mlir_memref_to_llvm_alloc/_free, which

@@ -387,6 +387,24 @@ def WeightsAsBytes : Pass<"onnxc-weights-as-bytes", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def ExpandDynamicGroups : Pass<"onnxc-expand-dynamic-groups"> {
+  let summary = "memref.expand_shape into several dynamic dims of one group "
+                "as memref.reinterpret_cast";
+  let description = [{
+    Runs on memrefs, right before expand-strided-metadata. A view that
+    splits one dim into several dynamic ones ([batch * seq, features] as
+    [batch, seq, features], as dynamic-batch, dynamic-sequence models and
+    their recurrences have) becomes a memref.reinterpret_cast of the same
+    base buffer at the same offset: the sizes are the op's output_shape,
+    the innermost dim of each group keeps the source dim's stride, and each
+    dim outside it strides over the one inside. MLIR 22's
+    expand-strided-metadata assumes at most one dynamic size per group and
+    crashes on a second.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ParallelLinalgLoops : Pass<"onnxc-parallel-linalg-loops", "func::FuncOp"> {
   let summary = "Loops marked parallel for the linalg ops left untiled";
   let description = [{

@@ -8,9 +8,10 @@
 //  - the left has none: linalg.batch_matmul over the right's collapsed
 //    batch, with a broadcast indexing map for the left;
 //  - both have the same batch: linalg.batch_matmul over the collapsed batch;
-//  - anything else (batch dims broadcast on both sides, or more than one
-//    dynamic dim to collapse): a linalg.generic contraction with broadcast
-//    maps.
+//  - anything else (batch dims broadcast on both sides): a linalg.generic
+//    contraction with broadcast maps.
+// Collapsed dims may be dynamic, several of them (batch and sequence):
+// onnxc-expand-dynamic-groups lowers the views that expand them back.
 // A batch dim that is dynamic on one side and not 1 on the other broadcasts
 // only if it is 1 at run time: the operand is first copied with that dim
 // read at index 0 when it is 1, so that both sides agree.
@@ -145,14 +146,6 @@ void setMaps(OpBuilder &b, OpTy op, int64_t numLoops,
   op.setIndexingMapsAttr(b.getAffineMapArrayAttr(maps));
 }
 
-/// Whether dims [0, n) of `v` hold at most one dynamic size. Collapsing more
-/// than one into a dim and expanding it back crashes MLIR 22's
-/// expand-strided-metadata, so such batches take the generic contraction.
-bool foldable(Value v, int64_t n) {
-  auto t = cast<RankedTensorType>(v.getType());
-  return llvm::count_if(t.getShape().take_front(n), ShapedType::isDynamic) <= 1;
-}
-
 /// a: [batchA..., M, K], b: [batchB..., K, N] (ranks >= 2), `refA[d]` /
 /// `refB[d]`: whether the operand has result batch dim d with its size (else
 /// it has a 1 there or lacks the dim, and broadcasts). Where both refer to
@@ -187,7 +180,7 @@ Value contract(OpBuilder &b, Location loc, Value a, Value bb,
     return sizes;
   };
 
-  if (!anyB && foldable(a, nA + 1)) {
+  if (!anyB) {
     // [batch * M, K] x [K, N]: the batch folds into the rows.
     Value a2 = collapse(b, loc, a, leadingGroup(nA + 1, nA + 2));
     Value b2 = collapse(b, loc, bb, leadingGroup(nB + 1, nB + 2));
@@ -201,8 +194,7 @@ Value contract(OpBuilder &b, Location loc, Value a, Value bb,
       return mm;
     return expand(b, loc, mm, leadingGroup(nR + 1, nR + 2), resultSizes());
   }
-  if ((!anyA && anyB && foldable(bb, nB)) ||
-      (anyA && same && foldable(a, nA) && foldable(bb, nB))) {
+  if ((!anyA && anyB) || (anyA && same)) {
     // [M, K] or [P, M, K] x [P, K, N].
     Value a2 = anyA ? collapse(b, loc, a, leadingGroup(nA, nA + 2))
                     : collapse(b, loc, a, leadingGroup(nA + 1, nA + 2));

@@ -106,18 +106,18 @@ func.func @matmul_mixed_broadcast(%a: tensor<2x1x3x4xf32>, %b: tensor<5x4x6xf32>
 
 // -----
 
-// Two dynamic dims would collapse into one (which expand-strided-metadata
-// cannot expand back): the generic contraction instead.
+// Two dynamic dims (batch and sequence) collapse into the rows of one
+// linalg.matmul, as static ones do, and expand back
+// (onnxc-expand-dynamic-groups lowers that view).
 
-func.func @matmul_unfoldable(%a: tensor<?x?x8xf32>, %b: tensor<8x6xf32>) -> tensor<?x?x6xf32> {
+func.func @matmul_two_dynamic(%a: tensor<?x?x8xf32>, %b: tensor<8x6xf32>) -> tensor<?x?x6xf32> {
   %0 = "onnx.MatMul"(%a, %b) : (tensor<?x?x8xf32>, tensor<8x6xf32>) -> tensor<?x?x6xf32>
   return %0 : tensor<?x?x6xf32>
 }
-// CHECK-DAG: #[[MAP_A:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG: #[[MAP_B:.+]] = affine_map<(d0, d1, d2, d3) -> (d3, d2)>
-// CHECK-LABEL: func.func @matmul_unfoldable
-// CHECK-NOT: tensor.collapse_shape
-// CHECK: linalg.generic {indexing_maps = [#[[MAP_A]], #[[MAP_B]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK-LABEL: func.func @matmul_two_dynamic
+// CHECK: %[[A2:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0, 1], [2]] : tensor<?x?x8xf32> into tensor<?x8xf32>
+// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[A2]], %{{.+}} : tensor<?x8xf32>, tensor<8x6xf32>)
+// CHECK: tensor.expand_shape %[[MM]] {{\[}}[0, 1], [2]] output_shape [%{{.+}}, %{{.+}}, 6] : tensor<?x6xf32> into tensor<?x?x6xf32>
 
 // -----
 
