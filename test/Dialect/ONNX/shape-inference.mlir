@@ -354,3 +354,27 @@ func.func @split_negative_axis(%x: tensor<2x7xf32>) -> (tensor<*xf32>, tensor<*x
   %a:2 = "onnx.Split"(%x) {axis = -1 : i64, num_outputs = 2 : i64} : (tensor<2x7xf32>) -> (tensor<*xf32>, tensor<*xf32>)
   return %a#0, %a#1 : tensor<*xf32>, tensor<*xf32>
 }
+
+// -----
+
+// onnxc's own rank rules (RankRules.cpp) type an operator libonnx 1.12 does
+// not know (Swish-24): an elementwise op has its operand's shape.
+// CHECK-LABEL: func.func @rank_rule_unknown_to_libonnx
+// CHECK: "onnx.Swish"(%{{.*}}) {{.*}}: (tensor<?x8xf32>) -> tensor<?x8xf32>
+func.func @rank_rule_unknown_to_libonnx(%x: tensor<?x8xf32>) -> tensor<*xf32> {
+  %0 = "onnx.Swish"(%x) : (tensor<?x8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+// A node leaves out its trailing optional outputs: BatchNormalization with
+// one output (inference) is one output to ONNX's inference function, not
+// three (paddle2onnx's OCR models, whose BN input shapes are only known
+// after onnxc's own inference, lost every rank from there on).
+// CHECK-LABEL: func.func @batchnorm_one_output
+// CHECK: "onnx.BatchNormalization"{{.*}} -> tensor<?x480x?x?xf32>
+func.func @batchnorm_one_output(%x: tensor<?x480x?x?xf32>, %s: tensor<480xf32>) -> tensor<*xf32> {
+  %0 = "onnx.BatchNormalization"(%x, %s, %s, %s, %s) <{epsilon = 9.99999974E-6 : f32, momentum = 0.899999976 : f32, resultSegmentSizes = array<i32: 1, 0, 0>, training_mode = 0 : i64}> : (tensor<?x480x?x?xf32>, tensor<480xf32>, tensor<480xf32>, tensor<480xf32>, tensor<480xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

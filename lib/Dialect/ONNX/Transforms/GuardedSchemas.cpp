@@ -223,10 +223,15 @@ public:
             if (outputs < static_cast<size_t>(schema->min_output()) ||
                 outputs > static_cast<size_t>(schema->max_output()))
               return;
-            if (hasRequiredAttributes(*schema, ctx) &&
-                inputsFitSchema(*schema, ctx) &&
-                convPoolAttributesFit(op, ctx) && ranksFit(op, ctx))
-              infer(ctx);
+            // A node that does not fit its operator is refused as the
+            // inference functions refuse one, so that onnxc's own rank
+            // rules (RankRules.h) leave it untyped too.
+            if (!hasRequiredAttributes(*schema, ctx) ||
+                !inputsFitSchema(*schema, ctx) ||
+                !convPoolAttributesFit(op, ctx) || !ranksFit(op, ctx))
+              fail_shape_inference("the node's inputs or attributes do not "
+                                   "fit the operator");
+            infer(ctx);
           });
     if (schema->has_data_propagation_function()) {
       bool math = standard && (key == "Add" || key == "Sub" || key == "Mul" ||

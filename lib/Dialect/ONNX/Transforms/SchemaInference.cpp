@@ -10,6 +10,7 @@
 #include "onnxc/Dialect/ONNX/Transforms/SchemaInference.h"
 
 #include "InferenceRules.h"
+#include "RankRules.h"
 
 #include "onnxc/Dialect/ONNX/IR/ONNXOpInfo.h"
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
@@ -114,6 +115,11 @@ public:
       }
       outputs.append(group.begin(), group.end());
     }
+    // An ONNX node leaves out its trailing optional outputs; inference
+    // functions count them (BatchNormalization's one output when not
+    // training).
+    while (!outputs.empty() && !outputs.back())
+      outputs.pop_back();
     outputTypes.resize(outputs.size());
     // Attributes present on the op; absent ones take the schema default.
     for (const ONNXAttrInfo &attrInfo : info.attrs) {
@@ -297,6 +303,11 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
   }
   const onnx::OpSchema *schema = inferenceSchema(*info);
   if (!schema || !schema->has_type_and_shape_inference_function()) {
+    // Operators libonnx 1.12 does not know: onnxc's own rules alone.
+    SmallVector<Type> types(op->getNumResults());
+    applyRankRules(op, types, /*onnxRefused=*/false);
+    if (llvm::all_of(types, [](Type t) { return t; }))
+      return types;
     error = std::string("ONNX defines no type inference for ") + info->onnxName;
     return failure();
   }
@@ -322,148 +333,12 @@ mlir::onnxc::inferTypesFromSchema(Operation *op, std::string &error) {
       continue;
     types[resultIndex[value]] = convertTypeProto(op->getContext(), proto);
   }
-  // ONNX 1.12 gives Slice no shape when starts/ends are only known at run
-  // time; its rank is still the data's.
-  if (auto slice = dyn_cast<ONNXSliceOp>(op))
-    if (!isa_and_nonnull<RankedTensorType>(types[0]))
-      if (auto data = dyn_cast<RankedTensorType>(slice.getData().getType()))
-        types[0] = RankedTensorType::get(
-            SmallVector<int64_t>(data.getRank(), ShapedType::kDynamic),
-            data.getElementType());
-  // Ranks that ONNX fixes even where libonnx gives no shape: Reshape's and
-  // ConstantOfShape's are the static length of the shape operand, Expand's
-  // the larger of the data's and that length, Squeeze's/Unsqueeze's the
-  // data's minus/plus the static number of axes; the dims stay dynamic.
-  if (op->getNumResults() == 1 &&
-      !isa_and_nonnull<RankedTensorType>(types[0])) {
-    auto staticLength = [](Value v) -> std::optional<int64_t> {
-      auto t = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
-      if (!t || t.getRank() != 1 || t.isDynamicDim(0))
-        return std::nullopt;
-      return t.getDimSize(0);
-    };
-    auto rankOf = [](Value v) -> std::optional<int64_t> {
-      auto t = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
-      return t ? std::optional<int64_t>(t.getRank()) : std::nullopt;
-    };
-    std::optional<int64_t> rank;
-    Type elem;
-    if (auto reshape = dyn_cast<ONNXReshapeOp>(op)) {
-      rank = staticLength(reshape.getShape());
-      elem = getElementTypeOrSelf(reshape.getData().getType());
-    } else if (auto expand = dyn_cast<ONNXExpandOp>(op)) {
-      std::optional<int64_t> n = staticLength(expand.getShape()),
-                             r = rankOf(expand.getInput());
-      if (n && r)
-        rank = std::max(*n, *r);
-      elem = getElementTypeOrSelf(expand.getInput().getType());
-    } else if (auto squeeze = dyn_cast<ONNXSqueezeOp>(op)) {
-      std::optional<int64_t> n = staticLength(squeeze.getAxes()),
-                             r = rankOf(squeeze.getData());
-      if (n && r && *n <= *r && *n > 0)
-        rank = *r - *n;
-      elem = getElementTypeOrSelf(squeeze.getData().getType());
-      // Without axes, the unit dims go; a dynamic dim is taken not to be 1
-      // (the lowering checks that at run time), as onnx-mlir does.
-      auto data = dyn_cast<RankedTensorType>(squeeze.getData().getType());
-      if (!squeeze.getAxes() && data && !isa<TensorType>(elem)) {
-        SmallVector<int64_t> shape;
-        for (int64_t d : data.getShape())
-          if (d != 1)
-            shape.push_back(d);
-        types[0] = RankedTensorType::get(shape, elem);
-      }
-    } else if (auto unsqueeze = dyn_cast<ONNXUnsqueezeOp>(op)) {
-      std::optional<int64_t> n = staticLength(unsqueeze.getAxes()),
-                             r = rankOf(unsqueeze.getData());
-      if (n && r)
-        rank = *r + *n;
-      elem = getElementTypeOrSelf(unsqueeze.getData().getType());
-    }
-    if (rank && elem && !isa<TensorType>(elem))
-      types[0] = RankedTensorType::get(
-          SmallVector<int64_t>(*rank, ShapedType::kDynamic), elem);
-  }
-  // Reduce* with run-time axes: libonnx gives no shape, but the rank is
-  // fixed by keepdims (the data's) or by the static number of axes.
-  if (op->getName().getStringRef().starts_with("onnx.Reduce") &&
-      op->getNumOperands() == 2 && op->getNumResults() == 1 &&
-      !isa_and_nonnull<RankedTensorType>(types[0]))
-    if (auto data = dyn_cast<RankedTensorType>(op->getOperand(0).getType())) {
-      auto intAttr = [&](StringRef name, int64_t dflt) {
-        auto attr = op->getAttrOfType<IntegerAttr>(name);
-        return attr ? attr.getInt() : dflt;
-      };
-      auto axes = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
-      std::optional<SmallVector<int64_t>> shape;
-      if (intAttr("keepdims", 1) != 0) {
-        // Each dim is 1 when reduced, else the data's: unit dims stay 1.
-        shape.emplace();
-        for (int64_t d : data.getShape())
-          shape->push_back(d == 1 ? 1 : ShapedType::kDynamic);
-      } else if (axes && axes.getRank() == 1 && !axes.isDynamicDim(0)) {
-        int64_t numAxes = axes.getDimSize(0);
-        if (numAxes == 0 && intAttr("noop_with_empty_axes", 0))
-          shape.emplace(data.getShape()); // No reduction.
-        else if (numAxes <= data.getRank())
-          // Every axis when there are none, else one dim fewer per axis.
-          shape.emplace(numAxes == 0 ? 0 : data.getRank() - numAxes,
-                        ShapedType::kDynamic);
-      }
-      if (shape)
-        types[0] = RankedTensorType::get(*shape, data.getElementType());
-    }
-  // Split without sizes: ceil(dim / parts) each, the last part smaller.
-  if (auto split = dyn_cast<ONNXSplitOp>(op);
-      split && (!split.getSplit() || isa<NoneType>(split.getSplit().getType())))
-    if (auto in = dyn_cast<RankedTensorType>(split.getInput().getType())) {
-      int64_t rank = in.getRank(), parts = op->getNumResults();
-      // getAxis() is unsigned (I64Attr): convert before the sign test.
-      int64_t axis = int64_t(split.getAxis());
-      if (axis < 0)
-        axis += rank;
-      if (axis >= 0 && axis < rank && parts > 0)
-        for (int64_t i = 0; i < parts; ++i) {
-          if (isa_and_nonnull<RankedTensorType>(types[i]))
-            continue;
-          SmallVector<int64_t> shape(in.getShape());
-          if (!in.isDynamicDim(axis)) {
-            int64_t chunk = (shape[axis] + parts - 1) / parts;
-            shape[axis] =
-                std::clamp<int64_t>(shape[axis] - chunk * i, 0, chunk);
-          }
-          types[i] = RankedTensorType::get(shape, in.getElementType());
-        }
-    }
+  // Ranks that ONNX fixes even where libonnx gives no shape (RankRules.h).
+  applyRankRules(op, types, failedInference);
   if (auto rms = dyn_cast<ONNXRMSNormalizationOp>(op))
     if (auto y = dyn_cast_or_null<RankedTensorType>(types[0]))
       if (auto scale = dyn_cast<ShapedType>(rms.getScale().getType()))
         types[0] = y.clone(scale.getElementType());
-  // Loop: carried results keep the rank of their initial values, scan
-  // outputs have one more dim than what the body yields.
-  if (auto loop = dyn_cast<ONNXLoopOp>(op)) {
-    auto dynamicOfRank = [](Type t, int extra) -> Type {
-      auto r = dyn_cast<RankedTensorType>(t);
-      if (!r)
-        return nullptr;
-      return RankedTensorType::get(
-          SmallVector<int64_t>(r.getRank() + extra, ShapedType::kDynamic),
-          r.getElementType());
-    };
-    unsigned numCarried = loop.getVInitial().size();
-    Operation *yield = loop.getBody().front().getTerminator();
-    for (unsigned i = 0; i < op->getNumResults(); ++i) {
-      if (isa_and_nonnull<RankedTensorType>(types[i]))
-        continue;
-      Type t = i < numCarried
-                   ? dynamicOfRank(loop.getVInitial()[i].getType(), 0)
-                   : (yield && 1 + i < yield->getNumOperands()
-                          ? dynamicOfRank(yield->getOperand(1 + i).getType(), 1)
-                          : Type());
-      if (t)
-        types[i] = t;
-    }
-  }
   if (failedInference && llvm::any_of(types, [](Type t) { return !t; }))
     return failure();
   return types;
