@@ -44,8 +44,8 @@ public:
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = getConvertedResultType(*getTypeConverter(), op);
     auto inType = dyn_cast<RankedTensorType>(adaptor.getX().getType());
-    if (!resultType || !inType || !resultType.hasStaticShape())
-      return rewriter.notifyMatchFailure(op, "needs a static result shape");
+    if (!resultType || !inType || resultType.getRank() != inType.getRank())
+      return rewriter.notifyMatchFailure(op, "needs ranked types");
     Type elem = inType.getElementType();
     if (!isa<FloatType>(elem) && !isa<IntegerType>(elem))
       return rewriter.notifyMatchFailure(op, "element type");
@@ -147,6 +147,68 @@ public:
         runtimeRoi = adaptor.getRoi();
       }
     }
+    Location loc = op.getLoc();
+    Value input = adaptor.getX();
+    Type f64 = rewriter.getF64Type();
+    SmallVector<Value> inSizes;
+    for (int64_t d = 0; d < rank; ++d)
+      inSizes.push_back(getDimValue(rewriter, loc, input, d));
+    // The result's sizes. A dynamic one is computed before the loops: the
+    // input's where the dim keeps its size, else floor(input size * scale)
+    // with scales, or the given size with sizes. dynScales[d]: output /
+    // input size where that ratio, the scale, is only known at run time.
+    SmallVector<Value> outSizes(rank), dynScales(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!resultType.isDynamicDim(d)) {
+        outSizes[d] = arith::ConstantIndexOp::create(rewriter, loc,
+                                                     resultType.getDimSize(d));
+        continue;
+      }
+      if (pos[d] < 0 || (!runtimeScales && scales[d] == 1.0)) {
+        outSizes[d] = inSizes[d];
+        continue;
+      }
+      if (runtimeSizes)
+        return rewriter.notifyMatchFailure(
+            op, "keep_aspect_ratio_policy with run-time output sizes");
+      Value inF = indexToFloat(rewriter, loc, inSizes[d], f64);
+      Value index = arith::ConstantIndexOp::create(rewriter, loc, pos[d]);
+      if (runtimeScales || scales[d] != 0.0) {
+        Value scale =
+            runtimeScales
+                ? castScalar(rewriter, loc,
+                             tensor::ExtractOp::create(rewriter, loc,
+                                                       runtimeScales, index),
+                             getONNXElementType(op.getScales()), f64)
+                : createScalarConstant(rewriter, loc, f64, scales[d]);
+        // Sizes are >= 0: truncation floors them.
+        outSizes[d] = floatToIndex(
+            rewriter, loc, arith::MulFOp::create(rewriter, loc, inF, scale));
+      } else if (Value sizes = op.getSizes()) {
+        FailureOr<SmallVector<int64_t>> known = getConstantIntValues(sizes);
+        if (succeeded(known) && int64_t(known->size()) == numAxes) {
+          outSizes[d] =
+              arith::ConstantIndexOp::create(rewriter, loc, (*known)[pos[d]]);
+        } else {
+          Value size =
+              tensor::ExtractOp::create(rewriter, loc, adaptor.getSizes(), index);
+          outSizes[d] = arith::IndexCastOp::create(
+              rewriter, loc, rewriter.getIndexType(), size);
+        }
+      } else {
+        return rewriter.notifyMatchFailure(op, "neither scales nor sizes");
+      }
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      if (pos[d] >= 0 && scales[d] == 0.0 && !runtimeScales && !runtimeSizes &&
+          (inType.isDynamicDim(d) || resultType.isDynamicDim(d)))
+        dynScales[d] = arith::DivFOp::create(
+            rewriter, loc, indexToFloat(rewriter, loc, outSizes[d], f64),
+            indexToFloat(rewriter, loc, inSizes[d], f64));
+    if (antialias && llvm::any_of(dynScales, [](Value v) { return v; }))
+      return rewriter.notifyMatchFailure(op,
+                                         "antialias with run-time sizes");
+
     // Dims whose index passes through unchanged.
     SmallVector<bool> identity(rank, false);
     for (int64_t d = 0; d < rank; ++d) {
@@ -154,7 +216,7 @@ public:
         identity[d] = true;
         continue;
       }
-      if (inType.isDynamicDim(d))
+      if (inType.isDynamicDim(d) || resultType.isDynamicDim(d))
         continue;
       if (scales[d] == 0.0)
         scales[d] = double(resultType.getDimSize(d)) / inType.getDimSize(d);
@@ -190,16 +252,11 @@ public:
         return rewriter.notifyMatchFailure(op, "too many filter taps");
     }
 
-    Location loc = op.getLoc();
-    Value input = adaptor.getX();
-    SmallVector<Value> inSizes;
-    for (int64_t d = 0; d < rank; ++d)
-      inSizes.push_back(getDimValue(rewriter, loc, input, d));
-    Value init = createEmpty(rewriter, loc, resultType, {});
+    Value init = createEmpty(rewriter, loc, resultType,
+                             getAsOpFoldResult(ValueRange(outSizes)));
     double extrapolation = op.getExtrapolationValue().convertToDouble();
     double cubicA = op.getCubicCoeffA().convertToDouble();
     bool excludeOutside = op.getExcludeOutside() != 0;
-    Type f64 = rewriter.getF64Type();
     Type resultElem = resultType.getElementType();
     Type onnxElem = getONNXElementType(op.getX());
 
@@ -247,8 +304,9 @@ public:
             Value o = toF64(outIdx[d]);
             Value lin = toF64(inSizes[d]);
             sizesF[d] = lin;
-            double lout = double(resultType.getDimSize(d));
-            Value scale = commonScale ? commonScale : f(scales[d]);
+            Value scale = commonScale    ? commonScale
+                          : dynScales[d] ? dynScales[d]
+                                         : f(scales[d]);
             if (runtimeScales) {
               Value s = tensor::ExtractOp::create(
                   b, l, runtimeScales,
@@ -265,7 +323,10 @@ public:
             if (ctm == "half_pixel_symmetric") {
               // Centred: the rounding of the output length shifts both
               // ends alike.
-              Value adjustment = arith::DivFOp::create(b, l, f(lout), loutF);
+              Value lout = resultType.isDynamicDim(d)
+                               ? toF64(outSizes[d])
+                               : f(double(resultType.getDimSize(d)));
+              Value adjustment = arith::DivFOp::create(b, l, lout, loutF);
               Value offset = arith::MulFOp::create(
                   b, l, arith::MulFOp::create(b, l, lin, f(0.5)),
                   arith::SubFOp::create(b, l, f(1), adjustment));

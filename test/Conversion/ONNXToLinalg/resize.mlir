@@ -79,3 +79,42 @@ func.func @resize_half_pixel_symmetric(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x
   %0 = "onnx.Resize"(%x, %s) <{coordinate_transformation_mode = "half_pixel_symmetric", mode = "linear", operandSegmentSizes = array<i32: 1, 0, 1, 0>}> : (tensor<1x1x1x2xf32>, tensor<4xf32>) -> tensor<1x1x1x5xf32>
   return %0 : tensor<1x1x1x5xf32>
 }
+
+// -----
+
+// Dynamic height and width with constant scales (an FPN's or a UNet's
+// nearest x2 upsampling at any resolution): the result's sizes are
+// floor(input size * scale), computed before the loops.
+// CHECK-LABEL: func.func @resize_dynamic_scales
+// CHECK-DAG: %[[C2:.+]] = arith.constant 2 : index
+// CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index
+// CHECK-DAG: %[[H:.+]] = tensor.dim %{{.+}}, %[[C2]] : tensor<?x8x?x?xf32>
+// CHECK-DAG: %[[W:.+]] = tensor.dim %{{.+}}, %[[C3]] : tensor<?x8x?x?xf32>
+// CHECK: %[[HS:.+]] = arith.mulf %{{.+}}, %{{.+}} : f64
+// CHECK: %[[OH:.+]] = arith.fptosi %[[HS]]
+// CHECK: %[[WS:.+]] = arith.mulf %{{.+}}, %{{.+}} : f64
+// CHECK: %[[OW:.+]] = arith.fptosi %[[WS]]
+// CHECK: tensor.empty(%{{.+}}, %{{.+}}, %{{.+}}) : tensor<?x8x?x?xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<?x8x?x?xf32>)
+// CHECK: arith.divf
+// CHECK: math.floor
+func.func @resize_dynamic_scales(%x: tensor<?x8x?x?xf32>) -> tensor<?x8x?x?xf32> {
+  %s = "onnx.Constant"() <{value = dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %0 = "onnx.Resize"(%x, %s) <{operandSegmentSizes = array<i32: 1, 0, 1, 0>, coordinate_transformation_mode = "asymmetric", mode = "nearest", nearest_mode = "floor"}> : (tensor<?x8x?x?xf32>, tensor<4xf32>) -> tensor<?x8x?x?xf32>
+  return %0 : tensor<?x8x?x?xf32>
+}
+
+// -----
+
+// Output sizes read at run time (stretch), dynamic input: each resized
+// dim's size is read from `sizes`, and its scale is output / input size.
+// CHECK-LABEL: func.func @resize_dynamic_sizes
+// CHECK: tensor.extract %{{.+}}[%{{.+}}] : tensor<4xi64>
+// CHECK: arith.index_cast %{{.+}} : i64 to index
+// CHECK: arith.divf %{{.+}}, %{{.+}} : f64
+// CHECK: tensor.empty
+// CHECK: linalg.generic
+func.func @resize_dynamic_sizes(%x: tensor<?x8x?x?xf32>, %sizes: tensor<4xi64>) -> tensor<?x?x?x?xf32> {
+  %0 = "onnx.Resize"(%x, %sizes) <{operandSegmentSizes = array<i32: 1, 0, 0, 1>, mode = "linear"}> : (tensor<?x8x?x?xf32>, tensor<4xi64>) -> tensor<?x?x?x?xf32>
+  return %0 : tensor<?x?x?x?xf32>
+}
