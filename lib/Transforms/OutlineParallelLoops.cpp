@@ -36,6 +36,10 @@ namespace mlir::onnxc {
 
 using namespace mlir;
 
+/// The alignment of a task's context struct, its stack slot and the loads
+/// and stores of it.
+constexpr unsigned kContextAlign = 16;
+
 namespace {
 
 constexpr llvm::StringLiteral kOutlinedPrefix = "__onnxc_parallel_";
@@ -432,8 +436,13 @@ struct DispatchParallelCallsPass
             LLVM::Linkage::Internal);
         Block *entry = task.addEntryBlock(b);
         OpBuilder tb = OpBuilder::atBlockBegin(entry);
+        // The struct is as aligned as its stack slot (kContextAlign): a
+        // load at the type's own alignment (256 bytes for a captured
+        // vector<36xf32>) became aligned vector moves into a 16-byte
+        // aligned slot, and crashed where the stack was not that aligned.
         Value fields = LLVM::LoadOp::create(tb, loc, structType,
-                                            entry->getArgument(0));
+                                            entry->getArgument(0),
+                                            kContextAlign);
         SmallVector<Value> args{entry->getArgument(1), entry->getArgument(2)};
         for (unsigned i = 0; i < fieldTypes.size(); ++i)
           args.push_back(LLVM::ExtractValueOp::create(tb, loc, fields, i));
@@ -446,12 +455,13 @@ struct DispatchParallelCallsPass
       auto func = call->getParentOfType<LLVM::LLVMFuncOp>();
       b.setInsertionPointToStart(&func.getBody().front());
       Value count = LLVM::ConstantOp::create(b, loc, i64, 1);
-      Value slot = LLVM::AllocaOp::create(b, loc, ptr, structType, count, 16);
+      Value slot = LLVM::AllocaOp::create(b, loc, ptr, structType, count,
+                                          kContextAlign);
       b.setInsertionPoint(call);
       Value fields = LLVM::UndefOp::create(b, loc, structType);
       for (auto [i, v] : llvm::enumerate(call.getOperands().drop_front(2)))
         fields = LLVM::InsertValueOp::create(b, loc, fields, v, i);
-      LLVM::StoreOp::create(b, loc, fields, slot);
+      LLVM::StoreOp::create(b, loc, fields, slot, kContextAlign);
       Value fn = LLVM::AddressOfOp::create(b, loc, ptr, task.getSymName());
       Value trips = call.getOperand(1);
       LLVM::CallOp::create(b, loc, parallelFor,

@@ -34,14 +34,17 @@
 // SMALL: return
 
 // The dispatch: the captured descriptors go into a stack struct, and the
-// runtime runs the task on chunks of [0, trips).
+// runtime runs the task on chunks of [0, trips). The slot, its store and
+// the task's load of it agree on 16-byte alignment (a load at the struct's
+// own alignment, 256 bytes with a captured vector<36xf32>, became aligned
+// vector moves into a 16-byte aligned slot: SSD300 crashed with SIGSEGV).
 // LLVM: llvm.func @onnxc_rt_parallel_for(!llvm.ptr, !llvm.ptr, i64)
 // LLVM: llvm.func internal @__onnxc_parallel_0_task(%[[CTX:.*]]: !llvm.ptr, %[[B:.*]]: i64, %[[E:.*]]: i64)
-// LLVM:   llvm.load %[[CTX]] : !llvm.ptr -> !llvm.struct<(ptr, ptr, i64, i64, i64, i64, i64, ptr, ptr, i64, i64, i64, i64, i64)>
+// LLVM:   llvm.load %[[CTX]] {alignment = 16 : i64} : !llvm.ptr -> !llvm.struct<(ptr, ptr, i64, i64, i64, i64, i64, ptr, ptr, i64, i64, i64, i64, i64)>
 // LLVM:   llvm.call @__onnxc_parallel_0(%[[B]], %[[E]],
 // LLVM-LABEL: llvm.func @tiles
-// LLVM: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, i64, i64, i64, i64, i64, ptr, ptr, i64, i64, i64, i64, i64)>
-// LLVM: llvm.store %{{.*}}, %[[SLOT]]
+// LLVM: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(ptr, ptr, i64, i64, i64, i64, i64, ptr, ptr, i64, i64, i64, i64, i64)> {alignment = 16 : i64}
+// LLVM: llvm.store %{{.*}}, %[[SLOT]] {alignment = 16 : i64}
 // LLVM: %[[TASK:.*]] = llvm.mlir.addressof @__onnxc_parallel_0_task
 // LLVM: llvm.call @onnxc_rt_parallel_for(%[[TASK]], %[[SLOT]], %{{.*}})
 // LLVM-NOT: llvm.call @__onnxc_parallel_0(
