@@ -350,9 +350,13 @@ struct LowerUkernelsPass
       if (auto generic = dyn_cast<linalg::GenericOp>(op);
           generic && name.getValue() == onnxc::kConvNCHWToNCHWcUkernel)
         planarConvs.push_back(generic);
+      // The layout kernel moves f32s: a layout change of other data (the
+      // i32 accumulators a quantized block dequantizes) stays a loop nest.
       if (auto transpose = dyn_cast<linalg::TransposeOp>(op);
-          transpose && (name.getValue() == onnxc::kPackNCHWcUkernel ||
-                        name.getValue() == onnxc::kUnpackNCHWcUkernel))
+          transpose &&
+          (name.getValue() == onnxc::kPackNCHWcUkernel ||
+           name.getValue() == onnxc::kUnpackNCHWcUkernel) &&
+          transpose.getInput().getType().getElementType().isF32())
         transposes.push_back(transpose);
     });
     OpBuilder b(&getContext());

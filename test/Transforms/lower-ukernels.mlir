@@ -234,3 +234,17 @@ func.func @layouts(%x: memref<1x2x16x4x4xf32>, %p: memref<1x2x6x6x16xf32>, %y: m
   linalg.transpose ins(%p : memref<1x2x6x6x16xf32>) outs(%y : memref<1x2x16x6x6xf32>) permutation = [0, 1, 4, 2, 3] {onnxc.ukernel = "unpack_nchwc"}
   return
 }
+
+// -----
+
+// The layout kernel moves f32s: a marked layout change of i32 data (the
+// accumulators a QDQ-quantized MobileNetV3's block dequantizes) stays a
+// linalg.transpose (before, a memref.cast of the i32 buffer to the
+// kernel's f32 descriptor failed to verify).
+// CHECK-LABEL: func.func @pack_i32
+// CHECK-NOT: call @onnxc_uk_transpose_nchwc_f32
+// CHECK: linalg.transpose ins(%{{.+}} : memref<1x1x16x2x2xi32>)
+func.func @pack_i32(%x: memref<1x1x16x2x2xi32>, %y: memref<1x1x2x2x16xi32>) {
+  linalg.transpose ins(%x : memref<1x1x16x2x2xi32>) outs(%y : memref<1x1x2x2x16xi32>) permutation = [0, 1, 3, 4, 2] {onnxc.ukernel = "pack_nchwc"}
+  return
+}
