@@ -130,6 +130,13 @@ suite conformance-cuda-host '^onnx-[0-9.]+ |^ *total |^REGRESSIONS|^NOT RUN|^err
   --target cuda-host-check \
   --report "$LOG_DIR/conformance-cuda-host-results.txt"
 
+# The real-model zoo's CI subset (docs/Zoo.md): torch models of every
+# family with static and dynamic dims at opsets 13 and 17, scikit-learn
+# pipelines, quantized and fp16 variants and packaged OCR/VAD models, each
+# compiled, run three times and compared with its framework's outputs.
+suite zoo '^zoo: |^[0-9]+ passed, [0-9]+ failed|^--- zoo' \
+  bash "$ROOT/utils/zoo/ci.sh"
+
 #===------------------------------------------------------------------------===#
 
 echo

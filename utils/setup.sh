@@ -32,6 +32,7 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libprotobuf-dev protobuf-compiler libonnx-dev libgtest-dev
   libonnx-testdata python3-onnx python3-numpy python3-sklearn python3-torch
+  python3-torchvision python3-torchaudio python3-pil fonts-dejavu-core
   cmake ninja-build ccache
 )
 
