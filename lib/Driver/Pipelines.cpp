@@ -63,19 +63,14 @@ void mlir::onnxc::buildONNXGraphPipeline(OpPassManager &pm) {
   // into float constants.
   pm.addNestedPass<func::FuncOp>(createONNXFuseQDQ());
   // Shapes computed by Shape -> Gather -> Concat chains become constants,
-  // so a second round of inference can make their Reshapes static.
-  pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
-  pm.addNestedPass<func::FuncOp>(createONNXSimplify());
-  pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
+  // which make their Reshapes static, which makes the next Shape constant:
+  // folds, simplifications and inference in rounds until nothing changes.
+  pm.addNestedPass<func::FuncOp>(createONNXFoldToFixpoint());
   pm.addNestedPass<func::FuncOp>(createONNXFoldBatchNorm());
-  pm.addNestedPass<func::FuncOp>(createONNXSimplify());
-  // The small weights the folds into Conv and Gemm computed.
-  pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
-  // Ifs whose conditions those folds made constant (branches on static
-  // shapes): inlined, then typed and folded through.
-  pm.addNestedPass<func::FuncOp>(createONNXSimplify());
-  pm.addNestedPass<func::FuncOp>(createONNXShapeInference());
-  pm.addNestedPass<func::FuncOp>(createONNXFoldConstants());
+  // The small weights the folds into Conv and Gemm computed; Ifs whose
+  // conditions the folds made constant (branches on static shapes):
+  // inlined, then typed and folded through.
+  pm.addNestedPass<func::FuncOp>(createONNXFoldToFixpoint());
   pm.addPass(createCSEPass());
 }
 

@@ -157,3 +157,27 @@ func.func @hostile_shapes() -> (tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32>)
   %n = "onnx.Expand"(%one, %neg) : (tensor<1xf32>, tensor<1xi64>) -> tensor<?xf32>
   return %c, %e, %n : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// Mod folds with both signs (Swin's window padding, (w - h % w) % w):
+// fmod = 0 takes the divisor's sign, fmod = 1 the dividend's; Mod by zero is
+// left to the run time.
+// CHECK-LABEL: func.func @mod
+// CHECK-DAG: "onnx.Constant"() <{value = dense<[1, 2, -2, -1, 0]> : tensor<5xi64>}>
+// CHECK-DAG: "onnx.Constant"() <{value = dense<[1, -1, 1, -1, 0]> : tensor<5xi64>}>
+// CHECK-DAG: "onnx.Constant"() <{value = dense<[1.500000e+00, -1.500000e+00]> : tensor<2xf32>}>
+// CHECK: "onnx.Mod"
+// CHECK-NOT: "onnx.Mod"
+func.func @mod() -> (tensor<5xi64>, tensor<5xi64>, tensor<2xf32>, tensor<5xi64>) {
+  %a = "onnx.Constant"() <{value = dense<[7, -7, 7, -7, 9]> : tensor<5xi64>}> : () -> tensor<5xi64>
+  %b = "onnx.Constant"() <{value = dense<[3, 3, -3, -3, -1]> : tensor<5xi64>}> : () -> tensor<5xi64>
+  %m = "onnx.Mod"(%a, %b) <{fmod = 0 : i64}> : (tensor<5xi64>, tensor<5xi64>) -> tensor<5xi64>
+  %f = "onnx.Mod"(%a, %b) <{fmod = 1 : i64}> : (tensor<5xi64>, tensor<5xi64>) -> tensor<5xi64>
+  %x = "onnx.Constant"() <{value = dense<[5.5, -5.5]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %y = "onnx.Constant"() <{value = dense<2.0> : tensor<f32>}> : () -> tensor<f32>
+  %g = "onnx.Mod"(%x, %y) <{fmod = 1 : i64}> : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  %z = "onnx.Constant"() <{value = dense<0> : tensor<1xi64>}> : () -> tensor<1xi64>
+  %k = "onnx.Mod"(%a, %z) <{fmod = 0 : i64}> : (tensor<5xi64>, tensor<1xi64>) -> tensor<5xi64>
+  return %m, %f, %g, %k : tensor<5xi64>, tensor<5xi64>, tensor<2xf32>, tensor<5xi64>
+}

@@ -384,7 +384,11 @@ std::optional<Shape> reshapeTarget(ArrayRef<int64_t> in, ArrayRef<int64_t> spec,
   return shape;
 }
 
-enum class Kind { Add, Sub, Mul, Div, Max, Min, Eq, Lt, Gt, Le, Ge, And, Or };
+/// Mod is the integer remainder with the divisor's sign (fmod = 0, as
+/// Python's %); FMod the one with the dividend's sign (fmod = 1, as C's fmod).
+enum class Kind {
+  Add, Sub, Mul, Div, Mod, FMod, Max, Min, Eq, Lt, Gt, Le, Ge, And, Or
+};
 
 std::optional<Kind> binaryKind(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<Kind>>(op)
@@ -392,6 +396,9 @@ std::optional<Kind> binaryKind(Operation *op) {
       .Case([](ONNXSubOp) { return Kind::Sub; })
       .Case([](ONNXMulOp) { return Kind::Mul; })
       .Case([](ONNXDivOp) { return Kind::Div; })
+      .Case([](ONNXModOp mod) {
+        return mod.getFmod() != 0 ? Kind::FMod : Kind::Mod;
+      })
       .Case([](ONNXMaxOp) { return Kind::Max; })
       .Case([](ONNXMinOp) { return Kind::Min; })
       .Case([](ONNXEqualOp) { return Kind::Eq; })
@@ -420,6 +427,22 @@ template <typename T> std::optional<T> combine(Kind k, T a, T b) {
         return std::nullopt; // left to the run time
     }
     return a / b;
+  case Kind::Mod:
+  case Kind::FMod:
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0)
+        return std::nullopt; // left to the run time
+      if (b == -1)
+        return T(0); // also INT64_MIN % -1, which C leaves undefined
+      T r = a % b;
+      if (k == Kind::Mod && r != 0 && ((r < 0) != (b < 0)))
+        r += b;
+      return r;
+    } else {
+      if (k == Kind::Mod)
+        return std::nullopt; // fmod = 0 is for integers only
+      return std::fmod(a, b);
+    }
   case Kind::Max: return std::max(a, b);
   case Kind::Min: return std::min(a, b);
   case Kind::Eq: return T(a == b);
@@ -452,6 +475,8 @@ std::optional<KT> evalBinary(Kind kind, ArrayRef<const KT *> inputs,
       if (acc.isFloat) {
         double a = acc.floats[ia[i]], b = rhs->floats[ib[i]];
         auto v = combine<double>(kind, a, b);
+        if (!v)
+          return std::nullopt;
         if (r.isFloat)
           r.floats.push_back(*v);
         else

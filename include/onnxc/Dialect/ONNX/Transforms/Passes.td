@@ -279,4 +279,31 @@ def ONNXSimplify : Pass<"onnx-simplify", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ONNXFoldToFixpoint : Pass<"onnx-fold-to-fixpoint", "func::FuncOp"> {
+  let summary = "Fold constants, simplify and infer shapes, in rounds, until "
+                "the function no longer changes";
+  let description = [{
+    Runs onnx-fold-constants, onnx-simplify and onnx-shape-inference on the
+    function, again and again while a round changes it (at most
+    `max-rounds` rounds). Each of the three enables the others: a folded
+    Pad or Reshape target gives a static type, a static type makes the next
+    Shape a constant, and so on through a model's blocks (a Swin
+    transformer's window padding, (w - h % w) % w computed from the shape
+    of the previous block's output, is static only after several rounds).
+  }];
+  let options = [
+    Option<"maxRounds", "max-rounds", "unsigned", /*default=*/"16",
+           "Stop after this many rounds even if the last one changed the "
+           "function">,
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"4096",
+           "onnx-fold-constants' max-elements">,
+  ];
+  let statistics = [
+    Statistic<"numRounds", "num-rounds", "rounds run (the last changed "
+              "nothing, unless max-rounds stopped them)">,
+  ];
+  let dependentDialects = ["::mlir::onnxc::ONNXDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // ONNXC_DIALECT_ONNX_TRANSFORMS_PASSES_TD
