@@ -199,6 +199,14 @@ bool touchesBetween(Operation *first, Operation *last, ValueRange buffers) {
   return false;
 }
 
+/// Whether `target` is a view of the same buffer as one of `read` (the
+/// kernel would overwrite what it still reads: bufferization may give a
+/// Relu's result the buffer of an earlier result that this conv reads).
+bool readsBuffer(Value target, ValueRange read) {
+  Value root = rootBuffer(target);
+  return llvm::any_of(read, [&](Value v) { return v && rootBuffer(v) == root; });
+}
+
 LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
                         linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
@@ -260,7 +268,8 @@ LogicalResult lowerConv(OpBuilder &b, func::FuncOp kernel,
         epilogue.getNumDpsInputs() == 1 &&
         epilogue.getDpsInputs()[0] == out &&
         (epilogue.getDpsInits()[0] == out || deadAfter(out, op, epilogue)) &&
-        !touchesBetween(op, epilogue, {in, w, bias, out})) {
+        !touchesBetween(op, epilogue, {in, w, bias, out}) &&
+        !readsBuffer(epilogue.getDpsInits()[0], {in, w, bias})) {
       Value target = epilogue.getDpsInits()[0];
       auto targetType = dyn_cast<MemRefType>(target.getType());
       FailureOr<SmallVector<int64_t>> targetStrides = failure();

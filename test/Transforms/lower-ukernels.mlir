@@ -194,6 +194,45 @@ func.func @relu_in_place(%x: memref<1x2x9x9x16xf32>, %w: memref<2x2x1x1x16x16xf3
 #in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 + d6, d3 + d7, d8)>
 #w = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
 #out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
+#id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+
+// The Relu's destination is the buffer the conv reads (bufferization gave
+// two chained 1x1 convs' Relus one buffer, as SSD300's fc6/fc7 get when
+// their shared bias broadcasts are CSE'd): the kernel must not write it
+// while reading it, so it writes the conv's own buffer (clamp 0) and the
+// Relu stays.
+// CHECK-LABEL: func.func @relu_into_input
+// CHECK: %[[ACC:.*]] = memref.alloc()
+// CHECK: %[[A:.*]] = memref.cast %[[ACC]] :
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i64
+// CHECK: call @onnxc_uk_conv2d_nchwc_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[A]], %[[ONE]], %[[ONE]], %[[ONE]], %[[ONE]], %[[TWO]], %[[ZERO]], %{{.*}}, %{{.*}})
+// CHECK: linalg.generic {{.*}}ins(%[[ACC]] : {{.*}}outs(%arg0 : {{.*}}onnxc.ukernel_epilogue = "clamp"
+func.func @relu_into_input(%x: memref<1x2x5x5x16xf32>, %w: memref<2x2x1x1x16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<1x2x5x5x16xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<1x2x5x5x16xf32>)
+  linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%x, %w : memref<1x2x5x5x16xf32>, memref<2x2x1x1x16x16xf32>) outs(%acc : memref<1x2x5x5x16xf32>) attrs = {dilations = array<i64: 1, 1>, onnxc.ukernel = "conv2d_nchwc", strides = array<i64: 1, 1>} {
+  ^bb0(%i: f32, %f: f32, %o: f32):
+    %m = arith.mulf %i, %f : f32
+    %a = arith.addf %o, %m : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x2x5x5x16xf32>) outs(%x : memref<1x2x5x5x16xf32>) attrs = {hi = 0x7F800000 : f32, lo = 0.000000e+00 : f32, onnxc.ukernel_epilogue = "clamp"} {
+  ^bb0(%i: f32, %o: f32):
+    %r = arith.maximumf %i, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %acc : memref<1x2x5x5x16xf32>
+  return
+}
+
+// -----
+
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d5, d2 + d6, d3 + d7, d8)>
+#w = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d1, d5, d6, d7, d8, d4)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7, d8) -> (d0, d1, d2, d3, d4)>
 
 // Any other start: the kernel accumulates into its output as it is (init 0).
 // CHECK-LABEL: func.func @accumulate

@@ -312,9 +312,12 @@ def ssdlite320_mobilenet_v3():
 
 # SSD300 on VGG-11 instead of VGG-16 (the same extractor and extra layers;
 # VGG-16 alone is 60 MB). Its extra layers need about 260 px or more.
+# Logits up to ~90 from 1024-wide reductions over a VGG trunk: fp32
+# summation order alone moves them by ~5e-6 relative (ORT differs from
+# torch by 1.5e-4 absolute), so atol 1e-3.
 @det("ssd300_vgg", img_sizes(300),
      dyn={"input": {0: "batch"}, "cls_logits": {0: "batch"},
-          "bbox_regression": {0: "batch"}})
+          "bbox_regression": {0: "batch"}}, atol=1e-3)
 def ssd300_vgg():
     from torchvision.models.detection import _utils as det_utils
     from torchvision.models.detection.anchor_utils import DefaultBoxGenerator
