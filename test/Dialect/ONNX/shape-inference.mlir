@@ -216,10 +216,11 @@ func.func @if_branches_disagree(%c: tensor<i1>, %x: tensor<2x3xf32>, %y: tensor<
 
 // Loop: the scan output gains a leading dynamic (trip count) dim. The
 // loop-carried value may change shape across iterations (ONNX leaves it
-// unranked); it keeps the rank of its initial value.
+// unranked); here the initial value and every yield are 2xf32, so the
+// result is too.
 // CHECK-LABEL: func.func @loop_body
 // CHECK: "onnx.Add"{{.*}} -> tensor<2xf32>
-// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<?xf32>, tensor<?x2xf32>)
+// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<2xf32>) -> (tensor<2xf32>, tensor<?x2xf32>)
 func.func @loop_body(%m: tensor<i64>, %cond: tensor<i1>, %x: tensor<2xf32>) -> (tensor<*xf32>, tensor<*xf32>) {
   %0:2 = "onnx.Loop"(%m, %cond, %x) <{operandSegmentSizes = array<i32: 1, 1, 1>}> ({
   ^bb0(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<2xf32>):
@@ -245,6 +246,30 @@ func.func @loop_sequence(%m: tensor<i64>, %cond: tensor<i1>, %s: !onnx.seq<tenso
     onnx.Yield %c, %1 : tensor<i1>, !onnx.seq<tensor<3xf32>>
   }) : (tensor<i64>, tensor<i1>, !onnx.seq<tensor<f32>>) -> !onnx.seq<tensor<f32>>
   return %0 : !onnx.seq<tensor<f32>>
+}
+
+// -----
+
+// A tensor carried through a Loop that grows by one row per iteration (the
+// masks torchvision's Mask R-CNN pastes): the body declares it with the
+// empty initial value's shape, 0x4. The yield (1x4 from that) disagrees,
+// so dim 0 becomes dynamic in the argument and the result, and the Concat
+// and what follows the Loop are inferred again from there.
+// CHECK-LABEL: func.func @loop_growing_tensor
+// CHECK-SAME: -> tensor<?x4xf32>
+// CHECK: ^bb0(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<?x4xf32>):
+// CHECK: "onnx.Concat"{{.*}} -> tensor<?x4xf32>
+// CHECK: }) : (tensor<i64>, tensor<i1>, tensor<0x4xf32>) -> tensor<?x4xf32>
+// CHECK: "onnx.Relu"{{.*}} -> tensor<?x4xf32>
+func.func @loop_growing_tensor(%m: tensor<i64>, %cond: tensor<i1>, %row: tensor<1x4xf32>) -> tensor<*xf32> {
+  %empty = "onnx.Constant"() <{value = dense<> : tensor<0x4xf32>}> : () -> tensor<0x4xf32>
+  %0 = "onnx.Loop"(%m, %cond, %empty) <{operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+  ^bb0(%i: tensor<i64>, %c: tensor<i1>, %acc: tensor<0x4xf32>):
+    %1 = "onnx.Concat"(%acc, %row) <{axis = 0 : i64}> : (tensor<0x4xf32>, tensor<1x4xf32>) -> tensor<*xf32>
+    onnx.Yield %c, %1 : tensor<i1>, tensor<*xf32>
+  }) : (tensor<i64>, tensor<i1>, tensor<0x4xf32>) -> tensor<*xf32>
+  %2 = "onnx.Relu"(%0) : (tensor<*xf32>) -> tensor<*xf32>
+  return %2 : tensor<*xf32>
 }
 
 // -----

@@ -100,6 +100,96 @@ bool generalizeLoopSequences(func::FuncOp func) {
   return changed;
 }
 
+/// `t` with every dim dynamic (its rank and element type kept); other types
+/// as they are.
+Type forgetDims(Type t) {
+  auto ranked = dyn_cast<RankedTensorType>(t);
+  if (!ranked || ranked.getRank() == 0)
+    return t;
+  return RankedTensorType::get(
+      SmallVector<int64_t>(ranked.getRank(), ShapedType::kDynamic),
+      ranked.getElementType());
+}
+
+/// Forgets the dims inferred for everything computed from `roots`, so that
+/// the next round of inference infers them again from more general types:
+/// the results of their users (and of the ops owning a region whose
+/// terminator uses them), transitively. Ranks and element types stay.
+void forgetDimsDownstream(ArrayRef<Value> roots) {
+  SmallVector<Value> work(roots.begin(), roots.end());
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      Operation *op = user;
+      // A terminator passes the value to its region's owner's results.
+      if (op->hasTrait<OpTrait::IsTerminator>())
+        op = op->getParentOp();
+      if (!op || isa<func::FuncOp>(op) || !seen.insert(op).second)
+        continue;
+      for (Value r : op->getResults()) {
+        r.setType(forgetDims(r.getType()));
+        work.push_back(r);
+      }
+    }
+  }
+}
+
+/// A tensor carried through a Loop holds, in iteration k, what iteration
+/// k - 1 yielded: its type (the body's argument and the Loop's result) is
+/// the join of the initial value's and the yielded one's. Exporters declare
+/// the body's arguments with the initial value's shape (an empty [0, 128,
+/// 128] list of masks that grows by one per iteration): where the yield
+/// disagrees, those dims become dynamic, and what was inferred from them
+/// is inferred again.
+bool generalizeLoopTensors(func::FuncOp func) {
+  bool changed = false;
+  func.walk([&](ONNXLoopOp loop) {
+    Block &body = loop.getBody().front();
+    Operation *yield = body.getTerminator();
+    SmallVector<Value> generalized;
+    for (auto [i, init] : llvm::enumerate(loop.getVInitial())) {
+      if (i >= loop->getNumResults() || 2 + i >= body.getNumArguments() ||
+          1 + i >= yield->getNumOperands())
+        break;
+      BlockArgument arg = body.getArgument(2 + i);
+      Value result = loop->getResult(i);
+      auto a = dyn_cast<RankedTensorType>(arg.getType());
+      auto y = dyn_cast<RankedTensorType>(yield->getOperand(1 + i).getType());
+      if (!a || !y || a.getRank() != y.getRank() ||
+          a.getElementType() != y.getElementType())
+        continue;
+      Type joined = joinTensorTypes(a, y);
+      if (joined != a) {
+        arg.setType(joined);
+        if (auto r = dyn_cast<RankedTensorType>(result.getType());
+            r && r.getRank() == a.getRank() &&
+            r.getElementType() == a.getElementType())
+          result.setType(joinTensorTypes(r, joined));
+        generalized.push_back(arg);
+        generalized.push_back(result);
+        continue;
+      }
+      // The result is the initial value (no iteration) or a yield: at
+      // least as precise as the join of the two.
+      auto v = dyn_cast<RankedTensorType>(init.getType());
+      if (!v || v.getRank() != y.getRank() ||
+          v.getElementType() != y.getElementType())
+        continue;
+      Type refined = refineType(result.getType(), joinTensorTypes(v, y));
+      if (refined != result.getType()) {
+        result.setType(refined);
+        changed = true;
+      }
+    }
+    if (!generalized.empty()) {
+      forgetDimsDownstream(generalized);
+      changed = true;
+    }
+  });
+  return changed;
+}
+
 struct ONNXShapeInferencePass
     : mlir::onnxc::impl::ONNXShapeInferenceBase<ONNXShapeInferencePass> {
   void runOnOperation() override {
@@ -107,7 +197,10 @@ struct ONNXShapeInferencePass
     // A Loop body may declare its carried values without a shape; their rank
     // is the initial values'. Refining them can refine the Loop's operands'
     // producers in turn, hence a few rounds.
-    for (int round = 0; round < 3; ++round) {
+    // Carried tensors whose dims change from one iteration to the next
+    // generalize their types, and what follows from them is inferred again
+    // (each such round makes dims only more dynamic: bounded).
+    for (int round = 0; round < 8; ++round) {
       bool changed = refineLoopBodies(func);
       // Post-order: subgraph regions are refined before the op owning them.
       func.walk([&](Operation *op) {
@@ -124,6 +217,7 @@ struct ONNXShapeInferencePass
         }
       });
       changed |= generalizeLoopSequences(func);
+      changed |= generalizeLoopTensors(func);
       if (!changed)
         break;
     }
