@@ -2,6 +2,7 @@
 
 #include "onnxc/Driver/CodeGen.h"
 #include "onnxc/InitAll.h"
+#include "onnxc/Transforms/BoundedSubsets.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -13,6 +14,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::onnxc::registerAllPasses();
   mlir::DialectRegistry registry;
+  // First: the first model attached to an op wins.
+  mlir::onnxc::registerBoundedSubsetModels(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::onnxc::registerAllDialects(registry);

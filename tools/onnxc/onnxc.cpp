@@ -22,6 +22,7 @@
 #include "onnxc/Driver/Pipelines.h"
 #include "onnxc/Importer/Importer.h"
 #include "onnxc/InitAll.h"
+#include "onnxc/Transforms/BoundedSubsets.h"
 
 #include "Reports.h"
 
@@ -365,6 +366,8 @@ int main(int argc, char **argv) {
     return fail("-O takes 0, 1, 2 or 3");
 
   DialectRegistry registry;
+  // First: the first model attached to an op wins.
+  onnxc::registerBoundedSubsetModels(registry);
   registerAllDialects(registry);
   registerAllExtensions(registry);
   onnxc::registerAllDialects(registry);
