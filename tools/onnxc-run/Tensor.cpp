@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace onnxc::runner {
 
@@ -423,12 +424,32 @@ void HostTensor::Free::operator()(void *p) const { std::free(p); }
 
 HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape)
     : dtype_(dtype), shape_(std::move(shape)) {
-  int64_t n = runner::numElements(shape_);
+  // Sizes from the command line or a model's signature may be absurd: a
+  // tensor that cannot be held is an error, never a crash.
+  auto tooLarge = [&](const char *why) {
+    std::string dims;
+    for (int64_t d : shape_)
+      dims += (dims.empty() ? "" : ",") + std::to_string(d);
+    std::fprintf(stderr, "onnxc-run: error: cannot hold a tensor of shape "
+                         "[%s]: %s\n", dims.c_str(), why);
+    std::exit(2);
+  };
+  int64_t n = 1;
+  for (int64_t d : shape_)
+    if (d > 0 && __builtin_mul_overflow(n, d, &n))
+      tooLarge("its element count overflows");
+  for (int64_t d : shape_)
+    if (d <= 0)
+      n = 0;
+  if (n > (int64_t(1) << 56))
+    tooLarge("too many elements");
   size_ = storageBytes(dtype_, n);
   // Never a null pointer, even for an empty tensor: the library may insist.
   size_t alloc = (size_ + 63) / 64 * 64;
   data_.reset(
       static_cast<unsigned char *>(std::aligned_alloc(64, alloc ? alloc : 64)));
+  if (!data_)
+    tooLarge(("out of memory for " + std::to_string(alloc) + " bytes").c_str());
   std::memset(data_.get(), 0, alloc ? alloc : 64);
   if (isString()) {
     strings_.resize(size_t(n));

@@ -190,6 +190,21 @@ bool generalizeLoopTensors(func::FuncOp func) {
   return changed;
 }
 
+/// Whether tensor types `declared` and `inferred` cannot describe the same
+/// value: other element types, other ranks, or a static dim that differs.
+bool contradicts(Type declared, Type inferred) {
+  auto d = dyn_cast_or_null<RankedTensorType>(declared);
+  auto i = dyn_cast_or_null<RankedTensorType>(inferred);
+  if (!d || !i)
+    return false;
+  if (d.getElementType() != i.getElementType() || d.getRank() != i.getRank())
+    return true;
+  for (auto [x, y] : llvm::zip(d.getShape(), i.getShape()))
+    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+      return true;
+  return false;
+}
+
 struct ONNXShapeInferencePass
     : mlir::onnxc::impl::ONNXShapeInferenceBase<ONNXShapeInferencePass> {
   void runOnOperation() override {
@@ -200,7 +215,8 @@ struct ONNXShapeInferencePass
     // Carried tensors whose dims change from one iteration to the next
     // generalize their types, and what follows from them is inferred again
     // (each such round makes dims only more dynamic: bounded).
-    for (int round = 0; round < 8; ++round) {
+    bool failedAny = false;
+    for (int round = 0; round < 8 && !failedAny; ++round) {
       bool changed = refineLoopBodies(func);
       // Post-order: subgraph regions are refined before the op owning them.
       func.walk([&](Operation *op) {
@@ -210,7 +226,18 @@ struct ONNXShapeInferencePass
         FailureOr<SmallVector<Type>> inferred = inferTypesFromSchema(op, error);
         if (failed(inferred))
           return; // Nothing to learn; the op keeps the types it has.
-        for (auto [result, type] : llvm::zip(op->getResults(), *inferred)) {
+        for (auto [k, result, type] :
+             llvm::enumerate(op->getResults(), *inferred)) {
+          // A type the model declares (an output's, a value_info's) that the
+          // operator cannot produce from its inputs: the model is wrong,
+          // and code generated from either type would not be.
+          if (contradicts(result.getType(), type)) {
+            op->emitError() << "the model declares result " << k << " as "
+                            << result.getType() << ", but the operator gives "
+                            << type << " for these inputs";
+            failedAny = true;
+            continue;
+          }
           Type refined = refineType(result.getType(), type);
           changed |= refined != result.getType();
           result.setType(refined);
@@ -221,6 +248,8 @@ struct ONNXShapeInferencePass
       if (!changed)
         break;
     }
+    if (failedAny)
+      return signalPassFailure();
     // Returned values may have become more precise.
     if (func.isExternal())
       return;
