@@ -4,7 +4,9 @@
         static QDQ quantization (ORT quantize_static, QuantFormat.QDQ):
         uint8 asymmetric activations from min/max calibration, int8
         symmetric weights (per output channel for Conv/MatMul/Gemm when
-        per_channel), int32 biases with scale x_scale * w_scale.
+        per_channel), int32 biases with scale x_scale * w_scale (the
+        weight scale widened where the bias would overflow int32, as ORT
+        >= 1.18 does).
     dynamic_int8(model, per_channel=False) -> ModelProto
         dynamic quantization (ORT quantize_dynamic): DynamicQuantizeLinear
         on the activation, MatMulInteger/ConvInteger, Cast, Mul by the
@@ -309,21 +311,48 @@ def _u8_params(rmin, rmax):
     return scale, np.uint8(np.clip(zp, 0, 255))
 
 
-def _s8_symmetric(w, axis=None):
-    """int8 symmetric weight ([-127, 127]); per axis when axis is given."""
+def _s8_symmetric(w, axis=None, scale=None):
+    """int8 symmetric weight ([-127, 127]); per axis when axis is given;
+    with `scale` (from _widen_for_int32_bias) instead of max |w| / 127."""
     w = w.astype(np.float32)
     if axis is None:
         amax = np.float32(np.abs(w).max()) if w.size else np.float32(0)
-        scale = np.float32(amax / 127.0) if amax > 0 else np.float32(1.0)
+        if scale is None:
+            scale = np.float32(amax / 127.0) if amax > 0 else np.float32(1.0)
+        scale = np.float32(scale)
         q = np.clip(np.round(w / scale), -127, 127).astype(np.int8)
         return q, np.array(scale, np.float32), np.array(0, np.int8)
     red = tuple(i for i in range(w.ndim) if i != axis)
     amax = np.abs(w).max(axis=red).astype(np.float32)
-    scale = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32)
+    if scale is None:
+        scale = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32)
+    scale = np.asarray(scale, np.float32)
     shape = [1] * w.ndim
     shape[axis] = -1
     q = np.clip(np.round(w / scale.reshape(shape)), -127, 127).astype(np.int8)
     return q, scale, np.zeros(scale.shape, np.int8)
+
+
+def _widen_for_int32_bias(x_scale, w_scale, bias):
+    """ORT's _adjust_weight_scale_for_int32_bias (quantize_static >= 1.18):
+    the weight scale (per tensor, or per channel against each channel's
+    bias) that keeps the int32 bias round(b / (x_scale * w_scale)) in range,
+    or None when x_scale * w_scale is large enough already.  Without it a
+    tiny activation range (a random-weight network's deep layers) saturates
+    the bias and the layer loses it."""
+    qrange = float(np.iinfo(np.int32).max) - float(np.iinfo(np.int32).min + 1)
+    xs = np.float64(x_scale)
+    ws = np.asarray(w_scale, np.float64)
+    b = np.asarray(bias, np.float64).reshape(-1)
+    if ws.ndim == 0:
+        absmax = max(-min(float(b.min(initial=0.0)), 0.0), max(float(b.max(initial=0.0)), 0.0))
+        smallest = 1.0001 * 2.0 * absmax / qrange
+        return np.array(smallest / xs, np.float32) if xs * ws < smallest else None
+    if ws.shape != b.shape:
+        return None
+    smallest = 1.0001 * 2.0 * np.abs(b) / qrange
+    low = xs * ws < smallest
+    return np.where(low, smallest / xs, ws).astype(np.float32) if low.any() else None
 
 
 def calibrate_ranges(model, calib, names):
@@ -448,6 +477,11 @@ def qdq_int8(model, calib, per_channel=True):
     # ---- calibration ----
     own = [t for t, src in requested.items() if src is None]
     ranges = calibrate_ranges(original, calib, own)
+    # ORT's QDQQuantizer forces Softmax's output range to [0, 1] (its
+    # QLinearSoftmax kernel overflows float with a much smaller output scale)
+    for n in g.node:
+        if n.op_type == "Softmax" and n.output[0] in requested:
+            ranges[n.output[0]] = (0.0, 1.0)
     params = {}
     for t in requested:
         src = t
@@ -455,6 +489,21 @@ def qdq_int8(model, calib, per_channel=True):
             src = requested[src]
         lo, hi = ranges.get(src, (0.0, 1.0))
         params[t] = _u8_params(lo, hi)
+
+    # ---- weight scales widened for their int32 biases ----
+    wscale = {}         # (weight name, axis) -> scale
+    for (k, i), spec in weights.items():
+        if spec[0] != "bias":
+            continue
+        wk, wi = spec[2]
+        wname, axis = g.node[wk].input[wi], weights[spec[2]][1]
+        cur = wscale.get((wname, axis))
+        if cur is None:
+            cur = _s8_symmetric(numpy_helper.to_array(inits[wname]), axis)[1]
+        new = _widen_for_int32_bias(params[spec[1]][0], cur,
+                                    numpy_helper.to_array(inits[g.node[k].input[i]]))
+        if new is not None:
+            wscale[(wname, axis)] = new
 
     # ---- rewrite ----
     new_inits = []
@@ -497,7 +546,7 @@ def qdq_int8(model, calib, per_channel=True):
                 if spec[0] == "weight":
                     key = (x, "w", spec[1])
                     if key not in done_w:
-                        q, s, z = _s8_symmetric(w, spec[1])
+                        q, s, z = _s8_symmetric(w, spec[1], wscale.get((x, spec[1])))
                         base = x if not any(kk[0] == x for kk in done_w) else "%s_%d" % (x, len(done_w))
                         qn = add_init(q, base + "_quantized")
                         sn = add_init(s, base + "_scale")
@@ -512,7 +561,7 @@ def qdq_int8(model, calib, per_channel=True):
                     xs = params[spec[1]][0]
                     ws = wq[spec[2]]
                     bs = (np.float32(xs) * ws).astype(np.float32)
-                    # saturate (ORT >= 1.18 widens the weight scale instead)
+                    # saturate (the weight's scale was widened where that overflows)
                     q = np.clip(np.round(w.astype(np.float64) / bs), -2**31, 2**31 - 1).astype(np.int32)
                     base = x + "_" + n.name if (x, "b") in done_w else x
                     done_w[(x, "b")] = True
@@ -689,7 +738,7 @@ def dynamic_int8(model, per_channel=False, conv=True):
             if len(n.input) > 2 and n.input[2]:
                 b = numpy_helper.to_array(inits[n.input[2]]) if n.input[2] in inits else None
                 if b is not None:
-                    rank = len(_rank(m, n.input[0]))
+                    rank = len(inits[n.input[1]].dims)   # the weight's, = the input's
                     bias = add_init(b.reshape([-1] + [1] * (rank - 2)).astype(np.float32),
                                     n.input[2] + "_reshaped")
                 else:
@@ -703,14 +752,6 @@ def dynamic_int8(model, per_channel=False, conv=True):
     _remove_unused_initializers(m)
     onnx.checker.check_model(m)
     return m
-
-
-def _rank(model, name):
-    inf = onnx.shape_inference.infer_shapes(model)
-    for vi in list(inf.graph.input) + list(inf.graph.value_info):
-        if vi.name == name and vi.type.tensor_type.HasField("shape"):
-            return list(vi.type.tensor_type.shape.dim)
-    return [0, 0, 0, 0]
 
 
 # --------------------------------------------------------------------------
