@@ -229,13 +229,24 @@ struct ONNXShapeInferencePass
         for (auto [k, result, type] :
              llvm::enumerate(op->getResults(), *inferred)) {
           // A type the model declares (an output's, a value_info's) that the
-          // operator cannot produce from its inputs: the model is wrong,
-          // and code generated from either type would not be.
+          // operator cannot produce from its inputs: the operator's
+          // semantics win. The declared type may hold only on the path the
+          // exporter traced (ops cloned into both branches of an If whose
+          // branches give different ranks), or the model is wrong; code
+          // generated for the declared type would be wrong either way. A
+          // different element type is the model's error.
           if (contradicts(result.getType(), type)) {
-            op->emitError() << "the model declares result " << k << " as "
-                            << result.getType() << ", but the operator gives "
-                            << type << " for these inputs";
-            failedAny = true;
+            if (getElementTypeOrSelf(result.getType()) !=
+                getElementTypeOrSelf(type)) {
+              op->emitError() << "the model declares result " << k << " as "
+                              << result.getType()
+                              << ", but the operator gives " << type
+                              << " for these inputs";
+              failedAny = true;
+              continue;
+            }
+            result.setType(type);
+            changed = true;
             continue;
           }
           Type refined = refineType(result.getType(), type);
