@@ -228,14 +228,21 @@ struct ONNXShapeInferencePass
           return; // Nothing to learn; the op keeps the types it has.
         for (auto [k, result, type] :
              llvm::enumerate(op->getResults(), *inferred)) {
-          // A type the model declares (an output's, a value_info's) that the
-          // operator cannot produce from its inputs: the operator's
-          // semantics win. The declared type may hold only on the path the
-          // exporter traced (ops cloned into both branches of an If whose
-          // branches give different ranks), or the model is wrong; code
-          // generated for the declared type would be wrong either way. A
-          // different element type is the model's error.
-          if (contradicts(result.getType(), type)) {
+          // A type the model declares (an output's, a value_info's) of
+          // another rank than the operator gives for its inputs: the
+          // operator's semantics win. The declared type may hold only on the
+          // path the exporter traced (ops cloned into both branches of an If
+          // whose branches give different ranks), or the model is wrong;
+          // code generated for the declared rank would be wrong either way.
+          // Static dims that differ keep the declared ones: libonnx 1.12's
+          // rules are older than some models (pooling's ceil mode), and the
+          // lowerings check sizes against the operands. A different element
+          // type is the model's error.
+          if (contradicts(result.getType(), type) &&
+              (getElementTypeOrSelf(result.getType()) !=
+                   getElementTypeOrSelf(type) ||
+               cast<RankedTensorType>(result.getType()).getRank() !=
+                   cast<RankedTensorType>(type).getRank())) {
             if (getElementTypeOrSelf(result.getType()) !=
                 getElementTypeOrSelf(type)) {
               op->emitError() << "the model declares result " << k << " as "
