@@ -142,11 +142,11 @@ Shapes sameShape(Operation *op, StringRef name) {
   }
   if (name == "LayerNormalization" || name == "RMSNormalization") {
     // Mean and InvStdDev: X's dims before the axis, 1 from it on.
-    int64_t axis = intAttr(op, "axis", -1);
-    if (axis < 0)
-      axis += rank;
+    std::optional<int64_t> axis = normalizedAxis(intAttr(op, "axis", -1), rank);
+    if (!axis)
+      return {in};
     Shape stat = *in;
-    for (int64_t d = std::max<int64_t>(axis, 0); d < rank; ++d)
+    for (int64_t d = *axis; d < rank; ++d)
       stat[d] = 1;
     return {in, stat, stat};
   }
@@ -219,11 +219,11 @@ Shapes sameRank(Operation *op, StringRef name) {
   if (name == "Split" && !present(op, 1)) {
     // Without sizes: ceil(dim / parts) each, the last part smaller.
     Shape in = *shapeOf(op->getOperand(0));
-    int64_t parts = op->getNumResults(), axis = intAttr(op, "axis", 0);
-    if (axis < 0)
-      axis += *rank;
-    if (axis < 0 || axis >= *rank || parts == 0)
+    int64_t parts = op->getNumResults();
+    std::optional<int64_t> ax = normalizedAxis(intAttr(op, "axis", 0), *rank);
+    if (!ax || parts == 0)
       return {};
+    int64_t axis = *ax;
     for (int64_t i = 0; i < parts; ++i) {
       Shape shape = in;
       if (!ShapedType::isDynamic(in[axis])) {
@@ -237,11 +237,10 @@ Shapes sameRank(Operation *op, StringRef name) {
   if (name == "TopK" || name == "Split") {
     // Every dim but the axis keeps its size.
     Shape in = *shapeOf(op->getOperand(0));
-    int64_t axis = intAttr(op, "axis", name == "TopK" ? -1 : 0);
-    if (axis < 0)
-      axis += *rank;
-    if (axis >= 0 && axis < *rank) {
-      in[axis] = kDyn;
+    std::optional<int64_t> axis =
+        normalizedAxis(intAttr(op, "axis", name == "TopK" ? -1 : 0), *rank);
+    if (axis) {
+      in[*axis] = kDyn;
       for (auto &s : out)
         s = in;
     }
@@ -277,9 +276,9 @@ Shapes shapeOps(Operation *op, StringRef name) {
         break;
     if (!rank)
       return {};
-    int64_t axis = intAttr(op, "axis", 0);
-    if (axis < 0)
-      axis += *rank;
+    // An axis out of range: no dim is the concatenated one (-1).
+    int64_t axis =
+        normalizedAxis(intAttr(op, "axis", 0), *rank).value_or(-1);
     // Dims other than the axis: whichever input knows them.
     Shape out = dynamicOfRank(*rank);
     int64_t total = 0;
@@ -364,11 +363,11 @@ Shapes indexing(Operation *op, StringRef name) {
                          idx = shapeOf(op->getOperand(1));
     if (!data || !idx || data->empty())
       return {};
-    int64_t r = data->size(), axis = intAttr(op, "axis", 0);
-    if (axis < 0)
-      axis += r;
-    if (axis < 0 || axis >= r)
+    int64_t r = data->size();
+    std::optional<int64_t> ax = normalizedAxis(intAttr(op, "axis", 0), r);
+    if (!ax)
       return {};
+    int64_t axis = *ax;
     Shape out(data->begin(), data->begin() + axis);
     out.append(*idx);
     out.append(data->begin() + axis + 1, data->end());
@@ -390,11 +389,11 @@ Shapes indexing(Operation *op, StringRef name) {
       return {dynamicOfRank(*r + 1)};
   if (name == "ArgMax" || name == "ArgMin")
     if (auto in = shapeOf(op->getOperand(0))) {
-      int64_t r = in->size(), axis = intAttr(op, "axis", 0);
-      if (axis < 0)
-        axis += r;
-      if (axis < 0 || axis >= r)
+      int64_t r = in->size();
+      std::optional<int64_t> ax = normalizedAxis(intAttr(op, "axis", 0), r);
+      if (!ax)
         return {};
+      int64_t axis = *ax;
       Shape out = *in;
       if (intAttr(op, "keepdims", 1))
         out[axis] = 1;

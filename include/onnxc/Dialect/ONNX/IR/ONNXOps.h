@@ -9,6 +9,8 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 #include "onnxc/Dialect/ONNX/IR/ONNXDialect.h"
 
 namespace mlir::onnxc {
@@ -16,6 +18,15 @@ namespace mlir::onnxc {
 /// Verifies the parts of an ONNX op that ODS cannot: operands and results
 /// that share an ONNX type variable must have the same type.
 LogicalResult verifyONNXOp(Operation *op);
+
+/// ONNX's `axis` of a tensor of rank `rank`, counted from 0 (a negative
+/// axis counts from the end), or nothing when it lies outside
+/// [-rank, rank). Shape rules and lowerings alike read axes through it.
+inline std::optional<int64_t> normalizedAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
 
 template <typename ConcreteType>
 class ONNXOpTrait : public OpTrait::TraitBase<ConcreteType, ONNXOpTrait> {
