@@ -52,7 +52,11 @@ struct Origin {
 class SizeOrigins {
 public:
   Origin ofDim(Value tensor, int64_t i) {
-    auto type = cast<RankedTensorType>(tensor.getType());
+    // A dim of an unranked tensor, or one past its rank (a tensor.dim that
+    // a dynamic-rank path guards at run time): its own origin.
+    auto type = dyn_cast<RankedTensorType>(tensor.getType());
+    if (!type || i < 0 || i >= type.getRank())
+      return {tensor, i};
     if (!type.isDynamicDim(i))
       return {Value(), type.getDimSize(i)};
     auto key = std::make_pair(tensor, i);
@@ -84,7 +88,8 @@ private:
     Operation *def = tensor.getDefiningOp();
     if (auto dps = dyn_cast_or_null<DestinationStyleOpInterface>(def))
       if (dps.hasPureTensorSemantics())
-        return ofDim(dps.getTiedOpOperand(cast<OpResult>(tensor))->get(), i);
+        if (OpOperand *init = dps.getTiedOpOperand(cast<OpResult>(tensor)))
+          return ofDim(init->get(), i);
     if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def))
       return ofSize(empty.getMixedSizes()[i]);
     if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(def))
@@ -95,7 +100,11 @@ private:
       // The one source dim of the group that is not a static 1.
       auto srcType = collapse.getSrcType();
       std::optional<int64_t> only;
-      for (int64_t j : collapse.getReassociationIndices()[i]) {
+      // A copy: getReassociationIndices() returns a temporary, which a
+      // range-for over its element would not keep alive.
+      SmallVector<ReassociationIndices> groups =
+          collapse.getReassociationIndices();
+      for (int64_t j : groups[i]) {
         if (srcType.getDimSize(j) == 1)
           continue;
         if (only)
