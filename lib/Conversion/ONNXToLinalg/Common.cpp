@@ -66,6 +66,43 @@ mlir::onnxc::getConvertedResultType(const TypeConverter &converter,
       converter.convertType(op->getResult(i).getType()));
 }
 
+FailureOr<Value> mlir::onnxc::castOrReport(OpBuilder &b, Location loc,
+                                           Operation *op, Value v,
+                                           RankedTensorType type,
+                                           StringRef what) {
+  if (v.getType() == type)
+    return v;
+  if (!tensor::CastOp::areCastCompatible(v.getType(), type))
+    return op->emitOpError() << "computes its " << what << " as " << v.getType()
+                             << ", but the model declares " << type;
+  return tensor::CastOp::create(b, loc, type, v).getResult();
+}
+
+LogicalResult mlir::onnxc::checkStaticBroadcast(Operation *op,
+                                                ValueRange operands,
+                                                RankedTensorType resultType) {
+  int64_t rank = resultType.getRank();
+  for (auto [k, v] : llvm::enumerate(operands)) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    if (!t)
+      continue;
+    if (t.getRank() > rank)
+      return op->emitOpError() << "operand " << k << " is " << t
+                               << ", of higher rank than the declared result "
+                               << resultType;
+    for (int64_t i = 0; i < t.getRank(); ++i) {
+      int64_t s = t.getDimSize(i), r = resultType.getDimSize(i + rank - t.getRank());
+      if (s != 1 && !ShapedType::isDynamic(s) && !ShapedType::isDynamic(r) &&
+          s != r)
+        return op->emitOpError()
+               << "operand " << k << " is " << t << ": its dim " << i << " ("
+               << s << ") does not broadcast to the declared result "
+               << resultType;
+    }
+  }
+  return success();
+}
+
 SmallVector<OpFoldResult> mlir::onnxc::getDims(OpBuilder &b, Location loc,
                                                Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());

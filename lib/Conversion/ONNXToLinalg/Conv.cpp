@@ -208,6 +208,38 @@ FailureOr<Value> mlir::onnxc::buildConv(OpBuilder &b, Location loc, Value x,
   return mergeDims(b, loc, result, 1);
 }
 
+LogicalResult mlir::onnxc::checkConvChannels(Operation *op,
+                                             RankedTensorType xType,
+                                             RankedTensorType wType,
+                                             Value bias, int64_t group,
+                                             RankedTensorType resultType) {
+  int64_t c = xType.getDimSize(1), m = wType.getDimSize(0),
+          cPerGroup = wType.getDimSize(1);
+  int64_t n = xType.getDimSize(0), resultN = resultType.getDimSize(0);
+  if (!ShapedType::isDynamic(n) && !ShapedType::isDynamic(resultN) &&
+      n != resultN)
+    return op->emitOpError() << "declares its result as " << resultType
+                             << ", but X is " << xType << ": a batch of " << n;
+  if (!ShapedType::isDynamic(m) && m % group != 0)
+    return op->emitOpError() << "W is " << wType << ": its " << m
+                             << " output channels do not split into "
+                             << group << " groups";
+  if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(cPerGroup) &&
+      c != cPerGroup * group)
+    return op->emitOpError()
+           << "X has " << c << " channels, but W is " << wType << " with "
+           << group << (group == 1 ? " group" : " groups") << ": "
+           << cPerGroup * group << " channels";
+  auto biasType =
+      bias ? dyn_cast<RankedTensorType>(bias.getType()) : RankedTensorType();
+  if (biasType && biasType.getRank() == 1 && !biasType.isDynamicDim(0) &&
+      !ShapedType::isDynamic(m) && biasType.getDimSize(0) != m)
+    return op->emitOpError() << "B has " << biasType.getDimSize(0)
+                             << " values, but W is " << wType << ": " << m
+                             << " output channels";
+  return success();
+}
+
 namespace {
 
 class ConvLowering : public OpConversionPattern<ONNXConvOp> {
@@ -243,6 +275,8 @@ public:
       if (!biasType || biasType.getRank() != 1)
         return rewriter.notifyMatchFailure(op, "bias is not 1-D");
     }
+    if (failed(checkConvChannels(op, xType, wType, bias, group, resultType)))
+      return failure();
 
     auto window = computeSlidingWindow(rewriter, loc, adaptor.getX(),
                                        resultType, *kernel, op.getStridesAttr(),
@@ -259,7 +293,9 @@ public:
     llvm::append_range(sizes, window->outSizes);
     if (!resultType.isDynamicDim(1) &&
         resultType.getDimSize(1) != wType.getDimSize(0))
-      return rewriter.notifyMatchFailure(op, "output channels differ from W");
+      return op.emitOpError()
+             << "declares " << resultType.getDimSize(1)
+             << " output channels, but W is " << wType;
     // f16/bf16 accumulate in f32 (like numpy and ONNX Runtime), grouped
     // convs too; the named conv ops extend their inputs to the
     // accumulator's type, the grouped generic extends them in its body.
@@ -291,9 +327,10 @@ public:
           [&](OpBuilder &b, Location l, ValueRange a) {
             return castScalar(b, l, a[0], accType, onnxElem);
           });
-    if (y.getType() != resultType)
-      y = tensor::CastOp::create(rewriter, loc, resultType, y);
-    rewriter.replaceOp(op, y);
+    FailureOr<Value> cast = castOrReport(rewriter, loc, op, y, resultType);
+    if (failed(cast))
+      return failure();
+    rewriter.replaceOp(op, *cast);
     return success();
   }
 };

@@ -344,9 +344,28 @@ public:
     }
     int64_t group = op.getGroup();
     int64_t c = xType.getDimSize(1), mPerGroup = wType.getDimSize(1);
-    if (group < 1 || c % group != 0 || wType.getDimSize(0) != c ||
-        resultType.getDimSize(1) != mPerGroup * group)
-      return rewriter.notifyMatchFailure(op, "inconsistent channels");
+    if (group < 1)
+      return rewriter.notifyMatchFailure(op, "group < 1");
+    if (c % group != 0 || wType.getDimSize(0) != c)
+      return op.emitOpError() << "X has " << c << " channels, but W is "
+                              << wType << " with " << group
+                              << (group == 1 ? " group" : " groups");
+    if (resultType.getDimSize(1) != mPerGroup * group)
+      return op.emitOpError() << "declares " << resultType.getDimSize(1)
+                              << " output channels, but W is " << wType
+                              << " with " << group
+                              << (group == 1 ? " group" : " groups") << ": "
+                              << mPerGroup * group;
+    if (Value bias = adaptor.getB()) {
+      auto biasType = cast<RankedTensorType>(bias.getType());
+      if (!biasType.isDynamicDim(0) &&
+          biasType.getDimSize(0) != mPerGroup * group)
+        return op.emitOpError()
+               << "B has " << biasType.getDimSize(0) << " values, but W is "
+               << wType << " with " << group
+               << (group == 1 ? " group" : " groups") << ": "
+               << mPerGroup * group << " output channels";
+    }
     for (int64_t i = 0; i < n; ++i)
       if (wType.getDimSize(i + 2) != (*kernel)[i])
         return rewriter.notifyMatchFailure(op, "kernel_shape differs from W");

@@ -62,6 +62,8 @@ public:
       if (types == Types::FloatOnly && !isa<FloatType>(t.getElementType()))
         return rewriter.notifyMatchFailure(op, "needs float elements");
     }
+    if (failed(checkStaticBroadcast(raw, operands, resultType)))
+      return failure();
     Value result = buildElementwise(
         rewriter, op.getLoc(), operands, resultType,
         [&](OpBuilder &b, Location loc, ValueRange args) {

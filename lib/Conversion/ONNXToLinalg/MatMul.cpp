@@ -86,12 +86,6 @@ Value expand(OpBuilder &b, Location loc, Value v,
   return tensor::ExpandShapeOp::create(b, loc, expanded, v, groups, folded);
 }
 
-Value castTo(OpBuilder &b, Location loc, Value v, Type type) {
-  if (v.getType() == type)
-    return v;
-  return tensor::CastOp::create(b, loc, type, v);
-}
-
 /// f16 and bf16 products accumulate in f32 (as numpy's and ONNX Runtime's
 /// do); other types in themselves.
 Type accumulatorType(Type elem) {
@@ -294,13 +288,48 @@ void checkInnerDims(OpBuilder &b, Location loc, Value a, int64_t ia, Value bb,
       "the contraction dims differ: A has {0}, B has {1}", {ka, kb});
 }
 
+/// A size for a message: the number, or "?" where dynamic.
+std::string sizeText(int64_t size) {
+  return ShapedType::isDynamic(size) ? "?" : std::to_string(size);
+}
+
+/// Fails with an error on `op` where the static shapes of numpy matmul's
+/// operands `ta` and `tb` (ranks >= 1) contradict each other: inner dims
+/// that differ, batch dims that do not broadcast.
+LogicalResult checkStaticMatMulShapes(Operation *op, RankedTensorType ta,
+                                      RankedTensorType tb) {
+  int64_t ka = ta.getDimSize(ta.getRank() - 1);
+  int64_t kb = tb.getDimSize(tb.getRank() == 1 ? 0 : tb.getRank() - 2);
+  if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
+    return op->emitOpError()
+           << "inner dims " << ka << " and " << kb << " differ: A is " << ta
+           << ", B is " << tb;
+  int64_t nA = std::max<int64_t>(ta.getRank() - 2, 0),
+          nB = std::max<int64_t>(tb.getRank() - 2, 0);
+  int64_t nR = std::max(nA, nB);
+  for (int64_t d = 0; d < nR; ++d) {
+    int64_t iA = d - (nR - nA), iB = d - (nR - nB);
+    int64_t sa = iA < 0 ? 1 : ta.getDimSize(iA);
+    int64_t sb = iB < 0 ? 1 : tb.getDimSize(iB);
+    if (sa != 1 && sb != 1 && !ShapedType::isDynamic(sa) &&
+        !ShapedType::isDynamic(sb) && sa != sb)
+      return op->emitOpError()
+             << "batch dims " << sa << " and " << sb
+             << " do not broadcast: A is " << ta << ", B is " << tb;
+  }
+  return success();
+}
+
 /// Numpy matmul of `a` by `bb` (signless, same element type), returning a
-/// value of `resultType` or failure for shapes numpy rejects.
-FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value a, Value bb,
-                             RankedTensorType resultType) {
+/// value of `resultType` or failure for shapes numpy rejects; static shapes
+/// that contradict each other or `resultType` are errors on `op`.
+FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Operation *op,
+                             Value a, Value bb, RankedTensorType resultType) {
   auto ta = dyn_cast<RankedTensorType>(a.getType());
   auto tb = dyn_cast<RankedTensorType>(bb.getType());
   if (!ta || !tb || ta.getRank() == 0 || tb.getRank() == 0)
+    return failure();
+  if (failed(checkStaticMatMulShapes(op, ta, tb)))
     return failure();
   Type elem = accumulatorType(resultType.getElementType());
   bool vecA = ta.getRank() == 1, vecB = tb.getRank() == 1;
@@ -404,7 +433,11 @@ FailureOr<Value> buildMatMul(OpBuilder &b, Location loc, Value a, Value bb,
     }
     core = tensor::CollapseShapeOp::create(b, loc, core, groups);
   }
-  core = castTo(b, loc, core, resultType.clone(elem));
+  FailureOr<Value> cast =
+      castOrReport(b, loc, op, core, resultType.clone(elem));
+  if (failed(cast))
+    return failure();
+  core = *cast;
   if (elem == resultType.getElementType())
     return core;
   return buildElementwise(b, loc, core, resultType,
@@ -425,8 +458,9 @@ public:
     auto resultType = getConvertedResultType(*getTypeConverter(), op);
     if (!resultType)
       return rewriter.notifyMatchFailure(op, "result has no ranked type");
-    FailureOr<Value> result = buildMatMul(rewriter, op.getLoc(), adaptor.getA(),
-                                          adaptor.getB(), resultType);
+    FailureOr<Value> result = buildMatMul(rewriter, op.getLoc(), op,
+                                          adaptor.getA(), adaptor.getB(),
+                                          resultType);
     if (failed(result))
       return rewriter.notifyMatchFailure(op, "unsupported operand shapes");
     rewriter.replaceOp(op, *result);
@@ -541,6 +575,26 @@ public:
     // With alpha = 1, beta * C is the accumulator's initial value.
     bool cInInit = useC && alpha == 1;
 
+    // Static shapes that contradict each other are the model's error.
+    int64_t ka = ta.getDimSize(transA ? 0 : 1), kb = tb.getDimSize(transB ? 1 : 0);
+    if (!ShapedType::isDynamic(ka) && !ShapedType::isDynamic(kb) && ka != kb)
+      return op.emitOpError()
+             << "inner dims " << ka << " and " << kb << " differ: A is " << ta
+             << (transA ? " (transA = 1)" : "") << ", B is " << tb
+             << (transB ? " (transB = 1)" : "");
+    int64_t staticMN[2] = {ta.getDimSize(transA ? 1 : 0),
+                           tb.getDimSize(transB ? 0 : 1)};
+    if (useC) {
+      for (int64_t j = 0, r = tc.getRank(); j < r; ++j) {
+        int64_t sc = tc.getDimSize(j), want = staticMN[j + 2 - r];
+        if (sc != 1 && !ShapedType::isDynamic(sc) &&
+            !ShapedType::isDynamic(want) && sc != want)
+          return op.emitOpError()
+                 << "C is " << tc << ", which does not broadcast to (M, N) = ("
+                 << sizeText(staticMN[0]) << ", " << sizeText(staticMN[1])
+                 << ")";
+      }
+    }
     checkInnerDims(rewriter, loc, a, transA ? 0 : 1, b, transB ? 1 : 0);
     SmallVector<OpFoldResult> mn = {dimOf(rewriter, loc, a, transA ? 1 : 0),
                                     dimOf(rewriter, loc, b, transB ? 0 : 1)};
@@ -582,7 +636,10 @@ public:
                          return r;
                        });
     }
-    rewriter.replaceOp(op, castTo(rewriter, loc, y, resultType));
+    FailureOr<Value> result = castOrReport(rewriter, loc, op, y, resultType);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, *result);
     return success();
   }
 };
@@ -638,7 +695,7 @@ public:
                     op.getBZeroPoint(), /*perRow=*/false);
     if (!a || !b)
       return rewriter.notifyMatchFailure(op, "unsupported zero point shape");
-    FailureOr<Value> result = buildMatMul(rewriter, loc, a, b, resultType);
+    FailureOr<Value> result = buildMatMul(rewriter, loc, op, a, b, resultType);
     if (failed(result))
       return rewriter.notifyMatchFailure(op, "unsupported operand shapes");
     rewriter.replaceOp(op, *result);

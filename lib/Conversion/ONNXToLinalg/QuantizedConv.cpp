@@ -85,6 +85,12 @@ public:
     int64_t group = op.getGroup();
     if (group < 1)
       return rewriter.notifyMatchFailure(op, "group < 1");
+    Value staticBias;
+    if constexpr (isQLinear)
+      staticBias = adaptor.getB();
+    if (failed(checkConvChannels(op, xType, wType, staticBias, group,
+                                 resultType)))
+      return failure();
     for (Value zp : {adaptor.getXZeroPoint(), adaptor.getWZeroPoint()}) {
       auto t = zp ? dyn_cast<RankedTensorType>(zp.getType()) : nullptr;
       if (zp && (!t || t.getRank() > 1))

@@ -240,6 +240,32 @@ Value transpose(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
   return linalg::TransposeOp::create(b, loc, v, init, perm).getResult()[0];
 }
 
+/// Fails with an error on `op` where `v` (may be null) is not of the rank
+/// of `expected` or a static dim differs from a static one there; `form`
+/// is ONNX's name for the shape.
+LogicalResult expectShape(Operation *op, Value v, StringRef name,
+                          ArrayRef<int64_t> expected, const Twine &form) {
+  auto t = v ? dyn_cast<RankedTensorType>(v.getType()) : nullptr;
+  if (!t)
+    return success();
+  bool ok = t.getRank() == int64_t(expected.size());
+  for (int64_t i = 0; ok && i < t.getRank(); ++i)
+    ok = t.isDynamicDim(i) || ShapedType::isDynamic(expected[i]) ||
+         t.getDimSize(i) == expected[i];
+  if (ok)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError()
+                            << name << " is " << t << ", but must be " << form
+                            << " = [";
+  llvm::interleaveComma(expected, diag, [&](int64_t s) {
+    if (ShapedType::isDynamic(s))
+      diag << "?";
+    else
+      diag << s;
+  });
+  return diag << "]";
+}
+
 template <typename OpTy, Cell cell>
 class RecurrentLowering : public OpConversionPattern<OpTy> {
 public:
@@ -266,12 +292,50 @@ public:
       return rewriter.notifyMatchFailure(op, "needs a static hidden size");
     if (auto attr = op.getHiddenSizeAttr())
       if (attr.getInt() != hid)
-        return rewriter.notifyMatchFailure(op, "hidden_size differs from R's");
+        return op.emitOpError() << "hidden_size is " << attr.getInt()
+                                << ", but R is " << rType;
     StringRef direction = op.getDirection();
     if (direction != "forward" && direction != "reverse" &&
         direction != "bidirectional")
       return rewriter.notifyMatchFailure(op, "unknown direction");
     int64_t dirs = direction == "bidirectional" ? 2 : 1;
+    {
+      // The operands' static shapes against each other (ONNX's forms,
+      // layout 1 swapping batch and num_directions in the states).
+      bool batchFirst = op.getLayout() != 0;
+      int64_t batch = xType.getDimSize(batchFirst ? 0 : 1);
+      int64_t input = xType.getDimSize(2);
+      SmallVector<int64_t> state{dirs, batch, hid};
+      StringRef stateForm = "[num_directions, batch_size, hidden_size]";
+      if (batchFirst) {
+        std::swap(state[0], state[1]);
+        stateForm = "[batch_size, num_directions, hidden_size]";
+      }
+      std::string g = std::to_string(gates);
+      Value initialC, peep;
+      if constexpr (cell == Cell::LSTM) {
+        initialC = adaptor.getInitialC();
+        peep = adaptor.getP();
+      }
+      if (failed(expectShape(op, adaptor.getW(), "W", {dirs, gates * hid, input},
+                             "[num_directions, " + g +
+                                 "*hidden_size, input_size]")) ||
+          failed(expectShape(op, adaptor.getR(), "R", {dirs, gates * hid, hid},
+                             "[num_directions, " + g +
+                                 "*hidden_size, hidden_size]")) ||
+          failed(expectShape(op, adaptor.getB(), "B",
+                             {dirs, 2 * gates * hid},
+                             "[num_directions, " + std::to_string(2 * gates) +
+                                 "*hidden_size]")) ||
+          failed(expectShape(op, adaptor.getSequenceLens(), "sequence_lens",
+                             {batch}, "[batch_size]")) ||
+          failed(expectShape(op, adaptor.getInitialH(), "initial_h", state,
+                             stateForm)) ||
+          failed(expectShape(op, initialC, "initial_c", state, stateForm)) ||
+          failed(expectShape(op, peep, "P", {dirs, 3 * hid},
+                             "[num_directions, 3*hidden_size]")))
+        return failure();
+    }
     SmallVector<StringRef> defaults;
     if (cell == Cell::RNN)
       defaults = {"Tanh"};
@@ -426,8 +490,14 @@ public:
     for (auto [i, result] : llvm::enumerate(op->getResults())) {
       auto type = dyn_cast_or_null<RankedTensorType>(
           this->getTypeConverter()->convertType(result.getType()));
-      if (type && results[i].getType() != type)
-        results[i] = tensor::CastOp::create(rewriter, loc, type, results[i]);
+      if (!type)
+        continue;
+      FailureOr<Value> cast = castOrReport(
+          rewriter, loc, op, results[i], type,
+          i == 0 ? "Y" : i == 1 ? "Y_h" : "Y_c");
+      if (failed(cast))
+        return failure();
+      results[i] = *cast;
     }
     rewriter.replaceOp(op, results);
     return success();

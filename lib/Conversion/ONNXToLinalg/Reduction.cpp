@@ -502,6 +502,17 @@ bool hasElementwiseSteps(Kind kind) {
          kind == Kind::SumSquare;
 }
 
+/// ONNX's keepdims is 0 or 1 (its shape inference keeps the reduced dims
+/// only for 1; the lowering for any non-zero value): other values are the
+/// model's error.
+LogicalResult checkKeepdims(Operation *op, int64_t keepdims) {
+  if (keepdims == 0 || keepdims == 1)
+    return success();
+  return op->emitOpError() << "keepdims is " << keepdims
+                           << ", but must be 0 (drop the reduced dims) or 1 "
+                              "(keep them)";
+}
+
 /// Reduce* (ReduceSum since version 13, the others since 18): `axes` is an
 /// optional input. Constant axes are read; otherwise the reduced dims follow
 /// from the static shapes (the result type pins them), and where several
@@ -521,6 +532,8 @@ public:
     if (!inType || !resultType)
       return rewriter.notifyMatchFailure(op, "unranked operand or result");
     int64_t rank = inType.getRank();
+    if (failed(checkKeepdims(op, op.getKeepdims())))
+      return failure();
     bool keepdims = op.getKeepdims() != 0;
     Type elem = inType.getElementType();
     Value data = adaptor.getData();
@@ -541,26 +554,41 @@ public:
                          axes.empty() ? ArrayRef<int64_t>(all) : axes, keepdims,
                          resultType);
     };
+    // Known axes: the reduced shape must agree with the declared one.
+    auto replaceReduced = [&](ArrayRef<int64_t> axes) -> LogicalResult {
+      SmallVector<int64_t> shape;
+      bool noop = axes.empty() && op.getNoopWithEmptyAxes() != 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        bool reduced = !noop && (axes.empty() || llvm::is_contained(axes, d));
+        if (!reduced)
+          shape.push_back(inType.getDimSize(d));
+        else if (keepdims)
+          shape.push_back(1);
+      }
+      auto computed = RankedTensorType::get(shape, resultType.getElementType());
+      if (!tensor::CastOp::areCastCompatible(computed, resultType))
+        return op.emitOpError()
+               << "computes its result as " << computed
+               << " (keepdims = " << op.getKeepdims()
+               << "), but the model declares " << resultType;
+      rewriter.replaceOp(op, reduceOver(axes));
+      return success();
+    };
 
     Value axesIn = op.getAxes();
-    if (!axesIn) {
-      rewriter.replaceOp(op, reduceOver({}));
-      return success();
-    }
+    if (!axesIn)
+      return replaceReduced({});
     auto axesType = dyn_cast<RankedTensorType>(axesIn.getType());
     if (!axesType || axesType.getRank() != 1 || axesType.isDynamicDim(0))
       return rewriter.notifyMatchFailure(op, "axes of unknown length");
     int64_t numAxes = axesType.getDimSize(0);
-    if (numAxes == 0) {
-      rewriter.replaceOp(op, reduceOver({}));
-      return success();
-    }
+    if (numAxes == 0)
+      return replaceReduced({});
     if (auto values = getConstantIntValues(axesIn); succeeded(values)) {
       auto axes = normalizeAxes(*values, rank);
       if (failed(axes))
         return rewriter.notifyMatchFailure(op, "axis out of range");
-      rewriter.replaceOp(op, reduceOver(*axes));
-      return success();
+      return replaceReduced(*axes);
     }
 
     // Run-time axes: a non-empty list, so noop_with_empty_axes is moot.
@@ -628,6 +656,8 @@ public:
     int64_t axis = normalizeAxis(op.getAxis(), rank);
     if (axis < 0 || axis >= rank)
       return rewriter.notifyMatchFailure(op, "axis out of range");
+    if (failed(checkKeepdims(op, op.getKeepdims())))
+      return failure();
     Type onnxElem = inType.getElementType();
     Type elem = toSignless(onnxElem);
     bool last = op.getSelectLastIndex() != 0;
@@ -702,9 +732,11 @@ public:
     Value result = generic.getResult(1);
     if (op.getKeepdims() != 0)
       result = expandReducedDims(rewriter, loc, result, {axis}, rank);
-    if (result.getType() != resultType)
-      result = tensor::CastOp::create(rewriter, loc, resultType, result);
-    rewriter.replaceOp(op, result);
+    FailureOr<Value> cast =
+        castOrReport(rewriter, loc, op, result, resultType);
+    if (failed(cast))
+      return failure();
+    rewriter.replaceOp(op, *cast);
     return success();
   }
 };

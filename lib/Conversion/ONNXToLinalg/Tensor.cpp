@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <functional>
 
@@ -35,6 +36,39 @@ Value product(IndexMath &m, ArrayRef<OpFoldResult> dims) {
 // Reshape, Flatten, Squeeze, Unsqueeze
 //===----------------------------------------------------------------------===//
 
+/// Fails with an error on `op` where a static input's element count cannot
+/// fill the result: the result's static dims hold a different count (all
+/// static), or one that does not divide it.
+LogicalResult checkStaticElementCount(Operation *op, RankedTensorType inType,
+                                      RankedTensorType type) {
+  if (!inType.hasStaticShape())
+    return success();
+  int64_t total = 1, known = 1;
+  for (int64_t s : inType.getShape()) {
+    std::optional<int64_t> next = llvm::checkedMul(total, s);
+    if (!next)
+      return success(); // Said at run time (the input cannot exist).
+    total = *next;
+  }
+  for (int64_t s : type.getShape()) {
+    if (ShapedType::isDynamic(s))
+      continue;
+    std::optional<int64_t> next = llvm::checkedMul(known, s);
+    if (!next)
+      return op->emitOpError() << "declares its result as " << type
+                               << ": more than 2^63 elements, the input "
+                               << inType << " has " << total;
+    known = *next;
+  }
+  if (type.hasStaticShape() ? known != total
+                            : (known == 0 ? total != 0 : total % known != 0))
+    return op->emitOpError()
+           << "declares its result as " << type << " ("
+           << (type.hasStaticShape() ? "" : "a multiple of ") << known
+           << " elements), but the input " << inType << " has " << total;
+  return success();
+}
+
 class ReshapeLowering : public TensorPattern<ONNXReshapeOp> {
 public:
   using TensorPattern::TensorPattern;
@@ -47,6 +81,8 @@ public:
     auto dataType = dyn_cast<RankedTensorType>(data.getType());
     if (!type || !dataType)
       return rewriter.notifyMatchFailure(op, "unranked or string data");
+    if (failed(checkStaticElementCount(op, dataType, type)))
+      return failure();
     int64_t rank = type.getRank();
     SmallVector<OpFoldResult> sizes;
     if (!type.hasStaticShape()) {
@@ -125,9 +161,10 @@ public:
         (i < axis ? outer : inner).push_back(i);
       Value r = tensor::CollapseShapeOp::create(
           rewriter, loc, in, ArrayRef<ReassociationIndices>{outer, inner});
-      if (r.getType() != type)
-        r = tensor::CastOp::create(rewriter, loc, type, r);
-      rewriter.replaceOp(op, r);
+      FailureOr<Value> cast = castOrReport(rewriter, loc, op, r, type);
+      if (failed(cast))
+        return failure();
+      rewriter.replaceOp(op, *cast);
       return success();
     }
     SmallVector<OpFoldResult> dims = getDims(rewriter, loc, in);
@@ -259,6 +296,15 @@ public:
     SmallVector<int64_t> perm = getTransposePermutation(op, rank);
     if (int64_t(perm.size()) != rank)
       return rewriter.notifyMatchFailure(op, "bad perm");
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t from = inType.getDimSize(perm[i]), to = type.getDimSize(i);
+      if (!ShapedType::isDynamic(from) && !ShapedType::isDynamic(to) &&
+          from != to)
+        return op.emitOpError()
+               << "declares its result as " << type << ", but dim " << i
+               << " is the input's dim " << perm[i] << ": " << from
+               << " (the input is " << inType << ")";
+    }
     SmallVector<OpFoldResult> dims = getDims(rewriter, loc, in), sizes;
     for (int64_t p : perm)
       sizes.push_back(dims[p]);
@@ -551,6 +597,17 @@ public:
                        "the output");
     }
     sizes = preferStatic(rewriter, type, sizes);
+    // A static input dim that is not 1 must be the output's size where that
+    // is known here (the run-time check below leaves such dims out).
+    for (int64_t i = 0; i < inType.getRank(); ++i) {
+      int64_t s = inType.getDimSize(i);
+      std::optional<int64_t> out = getConstantIntValue(sizes[i + offset]);
+      if (s != 1 && !ShapedType::isDynamic(s) && out && *out != s)
+        return op.emitOpError()
+               << "the input " << inType << " has " << s << " in dim " << i
+               << ", which does not broadcast to the output's " << *out
+               << " (the result is declared " << type << ")";
+    }
     emitBroadcastCheck(rewriter, loc, op, in, sizes);
     // Input dims of static size index the result directly or broadcast;
     // dynamic ones broadcast when they are 1 at run time.

@@ -193,6 +193,21 @@ Type toSignless(Type elementType);
 RankedTensorType getConvertedResultType(const TypeConverter &converter,
                                         Operation *op, unsigned i = 0);
 
+/// `v` as `type`: itself, or a tensor.cast where only static and dynamic
+/// dims differ. Where a static dim, the rank or the element type differs
+/// (no tensor.cast can be built), an error on `op` (the onnx op, whose
+/// location names the node) says what the lowering computed and what the
+/// model declares, and it fails.
+FailureOr<Value> castOrReport(OpBuilder &b, Location loc, Operation *op,
+                              Value v, RankedTensorType type,
+                              StringRef what = "result");
+
+/// Fails with an error on `op` where an operand's static dim (not 1)
+/// differs from the static dim of `resultType` it broadcasts to (numpy
+/// rules, right-aligned), or an operand has a higher rank.
+LogicalResult checkStaticBroadcast(Operation *op, ValueRange operands,
+                                   RankedTensorType resultType);
+
 /// Sizes of every dim of a ranked tensor (constants where static).
 SmallVector<OpFoldResult> getDims(OpBuilder &b, Location loc, Value tensor);
 /// Size of one dim as an index value.
@@ -440,6 +455,13 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
 /// output channels) broadcast along dim 1, or `zero`.
 Value buildConvInit(OpBuilder &b, Location loc, RankedTensorType type,
                     ArrayRef<OpFoldResult> sizes, Value bias, Value zero);
+/// Fails with an error on `op` where static batch and channel counts
+/// contradict each other: X's (N, C, ...) against W's (M, C/group, ...), M
+/// against `group`, the bias (1-D, may be null) against M, N against the
+/// declared result's.
+LogicalResult checkConvChannels(Operation *op, RankedTensorType xType,
+                                RankedTensorType wType, Value bias,
+                                int64_t group, RankedTensorType resultType);
 /// Splits dim `dim` of `v` into (outer, inner); `inner` is static.
 Value splitDim(OpBuilder &b, Location loc, Value v, int64_t dim,
                int64_t inner);
