@@ -112,6 +112,23 @@ bool disjointSlices(MLIRContext *ctx, const HyperrectangularSlice &a,
   return succeeded(overlap) && !*overlap;
 }
 
+/// `relation` of `op`'s slice and `candidate`'s when both slice one tensor
+/// container (as `equivalenceFn` tells); false otherwise.
+bool sliceRelation(Operation *op, SubsetOpInterface candidate,
+                   function_ref<bool(Value, Value)> equivalenceFn,
+                   bool (*relation)(MLIRContext *, const HyperrectangularSlice &,
+                                    const HyperrectangularSlice &)) {
+  FailureOr<HyperrectangularSlice> other =
+      candidate.getAccessedHyperrectangularSlice();
+  if (failed(other) ||
+      !equivalenceFn(cast<SubsetOpInterface>(op).getTensorContainer(),
+                     candidate.getTensorContainer()))
+    return false;
+  return relation(
+      op->getContext(),
+      HyperrectangularSlice(cast<OffsetSizeAndStrideOpInterface>(op)), *other);
+}
+
 template <typename OpTy>
 struct BoundedSubsetModel
     : public SubsetOpInterface::ExternalModel<BoundedSubsetModel<OpTy>,
@@ -124,31 +141,13 @@ struct BoundedSubsetModel
   bool operatesOnEquivalentSubset(
       Operation *op, SubsetOpInterface candidate,
       function_ref<bool(Value, Value)> equivalenceFn) const {
-    auto subset = cast<SubsetOpInterface>(op);
-    FailureOr<HyperrectangularSlice> other =
-        candidate.getAccessedHyperrectangularSlice();
-    if (failed(other) || !equivalenceFn(subset.getTensorContainer(),
-                                        candidate.getTensorContainer()))
-      return false;
-    return equivalentSlices(
-        op->getContext(),
-        HyperrectangularSlice(cast<OffsetSizeAndStrideOpInterface>(op)),
-        *other);
+    return sliceRelation(op, candidate, equivalenceFn, equivalentSlices);
   }
 
   bool operatesOnDisjointSubset(
       Operation *op, SubsetOpInterface candidate,
       function_ref<bool(Value, Value)> equivalenceFn) const {
-    auto subset = cast<SubsetOpInterface>(op);
-    FailureOr<HyperrectangularSlice> other =
-        candidate.getAccessedHyperrectangularSlice();
-    if (failed(other) || !equivalenceFn(subset.getTensorContainer(),
-                                        candidate.getTensorContainer()))
-      return false;
-    return disjointSlices(
-        op->getContext(),
-        HyperrectangularSlice(cast<OffsetSizeAndStrideOpInterface>(op)),
-        *other);
+    return sliceRelation(op, candidate, equivalenceFn, disjointSlices);
   }
 };
 
