@@ -190,19 +190,19 @@ bool generalizeLoopTensors(func::FuncOp func) {
   return changed;
 }
 
-/// Whether tensor types `declared` and `inferred` cannot describe the same
-/// value: other element types, other ranks, or a static dim that differs.
-bool contradicts(Type declared, Type inferred) {
+/// How ranked tensor types `declared` and `inferred` contradict each other:
+/// other element types, or the same element type and other ranks (static
+/// dims that differ are not looked at: the declared ones stay).
+enum class Contradiction { None, ElementType, Rank };
+Contradiction contradiction(Type declared, Type inferred) {
   auto d = dyn_cast_or_null<RankedTensorType>(declared);
   auto i = dyn_cast_or_null<RankedTensorType>(inferred);
   if (!d || !i)
-    return false;
-  if (d.getElementType() != i.getElementType() || d.getRank() != i.getRank())
-    return true;
-  for (auto [x, y] : llvm::zip(d.getShape(), i.getShape()))
-    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
-      return true;
-  return false;
+    return Contradiction::None;
+  if (d.getElementType() != i.getElementType())
+    return Contradiction::ElementType;
+  return d.getRank() != i.getRank() ? Contradiction::Rank
+                                    : Contradiction::None;
 }
 
 struct ONNXShapeInferencePass
@@ -238,13 +238,9 @@ struct ONNXShapeInferencePass
           // rules are older than some models (pooling's ceil mode), and the
           // lowerings check sizes against the operands. A different element
           // type is the model's error.
-          if (contradicts(result.getType(), type) &&
-              (getElementTypeOrSelf(result.getType()) !=
-                   getElementTypeOrSelf(type) ||
-               cast<RankedTensorType>(result.getType()).getRank() !=
-                   cast<RankedTensorType>(type).getRank())) {
-            if (getElementTypeOrSelf(result.getType()) !=
-                getElementTypeOrSelf(type)) {
+          Contradiction c = contradiction(result.getType(), type);
+          if (c != Contradiction::None) {
+            if (c == Contradiction::ElementType) {
               op->emitError() << "the model declares result " << k << " as "
                               << result.getType()
                               << ", but the operator gives " << type
