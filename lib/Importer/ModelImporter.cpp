@@ -16,6 +16,7 @@
 
 #include "FunctionExpansions.h"
 #include "NodeAdapters.h"
+#include "ShapeOverrides.h"
 #include "TrainingInfo.h"
 
 #include "onnxc/Dialect/ONNX/IR/ONNXOpInfo.h"
@@ -720,6 +721,11 @@ OwningOpRef<ModuleOp> mlir::onnxc::importONNXModelBuffer(
   std::string error = applyTrainingInfo(model, options.trainingGraph, training);
   if (!error.empty()) {
     emitError(loc) << "TrainingInfoProto: " << error;
+    return nullptr;
+  }
+  error = applyShapeOverrides(model, options);
+  if (!error.empty()) {
+    emitError(loc) << error;
     return nullptr;
   }
   ModelImporter importer(ctx, model, bufferName, baseDir, options);

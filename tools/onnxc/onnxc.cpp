@@ -25,6 +25,7 @@
 #include "onnxc/Transforms/BoundedSubsets.h"
 
 #include "Reports.h"
+#include "ShapeOptions.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/AsmState.h"
@@ -65,7 +66,7 @@ enum class EmitStage {
 
 /// onnxc's own options: --help and --help-hidden list only these; LLVM's
 /// and MLIR's options (--mlir-timing, backend flags) are still accepted.
-llvm::cl::OptionCategory onnxcCategory("onnxc options");
+llvm::cl::OptionCategory &onnxcCategory = onnxc::onnxcOptionCategory();
 
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                      llvm::cl::desc("<model.onnx>"),
@@ -395,6 +396,8 @@ int main(int argc, char **argv) {
 
   onnxc::ImportOptions options;
   options.onnxShapeInference = !noONNXShapeInference;
+  if (std::string error; !onnxc::parseShapeOptions(options, error))
+    return fail(error);
   options.markInitializers = train;
   if (train && !ignoreTrainingInfo)
     options.trainingGraph = onnxc::TrainingGraph::Algorithm;

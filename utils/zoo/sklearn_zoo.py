@@ -515,11 +515,12 @@ def compare(got, expected, rtol, atol):
 
 
 def run_onnxc(test_dir, rtol, atol, onnxc=None, onnxc_run=None, timeout=600,
-              data_set=0, compile=True):
+              data_set=0, compile=True, compile_args=()):
     """(status, first error line, compile seconds) of compiling
-    test_dir/model.onnx with onnxc (unless not compile) and running it on
-    test_data_set_<data_set> with onnxc-run --expected-dir.  status: pass,
-    compile-fail, compile-timeout, mismatch, run-fail, run-timeout."""
+    test_dir/model.onnx with onnxc (unless not compile; compile_args added
+    to its command) and running it on test_data_set_<data_set> with
+    onnxc-run --expected-dir.  status: pass, compile-fail, compile-timeout,
+    mismatch, run-fail, run-timeout."""
     onnxc = onnxc or os.path.join(ROOT, "build", "bin", "onnxc")
     onnxc_run = onnxc_run or os.path.join(ROOT, "build", "bin", "onnxc-run")
     so = os.path.join(test_dir, "model.so")
@@ -528,7 +529,7 @@ def run_onnxc(test_dir, rtol, atol, onnxc=None, onnxc_run=None, timeout=600,
     try:
         if compile:
             p = subprocess.run(["nice", "-n", "10", "flock", "-s", "/tmp/onnxc-build.lock", onnxc,
-                                os.path.join(test_dir, "model.onnx"), "-o", so],
+                                os.path.join(test_dir, "model.onnx"), "-o", so] + list(compile_args),
                                capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "compile-timeout", "", time.time() - t0

@@ -6,8 +6,11 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
 
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace mlir::onnxc {
 
@@ -46,6 +49,18 @@ struct ImportOptions {
   TrainingGraph trainingGraph = TrainingGraph::Inference;
   /// Name of the function the main graph becomes.
   std::string entryName = "main_graph";
+  /// Shapes that replace graph inputs' declared shapes before ONNX's
+  /// inference runs (`onnxc --input-shape NAME:D1xD2...`): input name ->
+  /// dims, kDynamicDim keeping a dim dynamic. The rank must be the declared
+  /// one and a declared static dim cannot change; a replaced dim's dim_param
+  /// takes the value everywhere (as `dimValues`).
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  /// Values of symbolic dims (`onnxc --dim NAME=N`, ONNX Runtime's free
+  /// dimension overrides): every dim named NAME in the graph's inputs,
+  /// outputs and value_info becomes N. A name no graph input has is an
+  /// error.
+  std::map<std::string, int64_t> dimValues;
+  static constexpr int64_t kDynamicDim = -1;
 };
 
 /// Imports the ONNX model in file `path`. Errors are reported through the

@@ -66,6 +66,22 @@ func.func @marked(%x: tensor<6xf32>) -> (tensor<6xf32> {onnxc.box_output}, tenso
 
 // -----
 
+// The graph passes folded the If (onnxc --input-shape fixed the size it
+// tested): the unranked result is a cast of a ranked tensor, which is boxed.
+// CHECK-LABEL: func.func @folded_if
+// CHECK-SAME: -> (!onnx.opt<tensor<*xf32>> {onnxc.box_output})
+// CHECK: %[[S:.*]] = "onnx.Squeeze"
+// CHECK: %[[B:.*]] = "onnx.Optional"(%[[S]]) : (tensor<2x3xf32>) -> !onnx.opt<tensor<*xf32>>
+// CHECK: return %[[B]]
+func.func @folded_if(%x: tensor<2x1x3xf32>) -> (tensor<*xf32> {onnxc.box_output}) {
+  %a = "onnx.Constant"() {value = dense<1> : tensor<1xi64>} : () -> tensor<1xi64>
+  %s = "onnx.Squeeze"(%x, %a) : (tensor<2x1x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+  %c = tensor.cast %s : tensor<2x3xf32> to tensor<*xf32>
+  return %c : tensor<*xf32>
+}
+
+// -----
+
 // Unknown rank from elsewhere than If branches: an error naming the node.
 func.func @not_if(%x: tensor<*xf32>) -> tensor<*xf32> {
   // expected-error @+1 {{an output of the model has a rank known only at run time, from this node on; onnxc returns such an output only when the branches of an If decide its rank}}

@@ -10,6 +10,8 @@
 #include "onnxc/Dialect/ONNX/IR/ONNXOps.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_ONNXBOXUNRANKEDOUTPUTS
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h.inc"
@@ -26,6 +28,11 @@ namespace {
 LogicalResult boxOperand(Operation *user, unsigned index, OptType boxed,
                          Operation *output) {
   Value v = user->getOperand(index);
+  // The graph passes found its rank (an If folded once `onnxc
+  // --input-shape` fixed the sizes it tests): the ranked tensor is boxed.
+  if (auto cast = v.getDefiningOp<tensor::CastOp>();
+      cast && isa<RankedTensorType>(cast.getSource().getType()))
+    v = cast.getSource();
   if (auto ranked = dyn_cast<RankedTensorType>(v.getType())) {
     OpBuilder b(user);
     Value box = ONNXOptionalOp::create(b, v.getLoc(), boxed, v,

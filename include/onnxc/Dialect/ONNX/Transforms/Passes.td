@@ -154,7 +154,8 @@ def ONNXBoxUnrankedOutputs
     lowering turns into a tensor value of the runtime (its rank and shape
     travel with it). The runtime's signature gives such an output rank -1
     and copies the value out as a plain tensor. A marked result that became
-    ranked in the meantime is boxed alike, so the calling convention stays
+    ranked in the meantime (also behind a `tensor.cast` to the unranked
+    type) is boxed alike, so the calling convention stays
     what the signature said. An unranked output that does not come from
     If branches (or an If result with other uses) is an error naming the
     node where its rank is lost.
