@@ -31,5 +31,5 @@ part "scikit-learn pipelines" "$PYTHON" "$ROOT/utils/zoo/sklearn_zoo.py" --onnxc
 part "quantized and fp16 variants" "$PYTHON" "$ROOT/utils/zoo/test_derived.py" --onnxc
 part "ONNX files shipped in npm packages" \
   "$PYTHON" "$ROOT/utils/zoo/packaged.py" --onnxc \
-  --only '^(ocr_cls|ocr_det|ocr_rec|silero_vad_legacy)'
+  --only '^(ocr_cls|ocr_det|ocr_rec|silero_vad)'
 exit "$status"

@@ -220,19 +220,42 @@ struct ConvertONNXToLinalgPass
     if (emptyWindows || failed(checkStringOps(module)))
       return signalPassFailure();
 
-    // Find every op no pattern can lower, and report them all.
+    // Find every op no pattern can lower, and report them all. The
+    // analysis's own diagnostics (errors the patterns give) are held back
+    // until it is final: an If branch that cannot be compiled for the
+    // shapes it sees, beside one that can, is compiled to fail when taken
+    // and is analysed no more.
     DenseSet<Operation *> legalizable;
-    ConversionConfig analysis;
-    analysis.legalizableOps = &legalizable;
-    (void)applyAnalysisConversion(module, target, frozen, analysis);
-    bool unsupported = false;
-    module.walk([&](Operation *op) {
-      if (!isa<ONNXDialect>(op->getDialect()) || legalizable.contains(op))
-        return;
-      // Terminators of regions whose parent cannot be lowered add nothing.
-      if (isa<ONNXYieldOp>(op) && !legalizable.contains(op->getParentOp()))
-        return;
-      unsupported = true;
+    SmallVector<Diagnostic> analysisDiags;
+    auto analyse = [&]() {
+      legalizable.clear();
+      analysisDiags.clear();
+      ScopedDiagnosticHandler hold(ctx, [&](Diagnostic &d) {
+        analysisDiags.push_back(std::move(d));
+        return success();
+      });
+      ConversionConfig analysis;
+      analysis.legalizableOps = &legalizable;
+      (void)applyAnalysisConversion(module, target, frozen, analysis);
+      SmallVector<Operation *> found;
+      module.walk([&](Operation *op) {
+        if (!isa<ONNXDialect>(op->getDialect()) || legalizable.contains(op))
+          return;
+        // Terminators of regions whose parent cannot be lowered add nothing.
+        if (isa<ONNXYieldOp>(op) && !legalizable.contains(op->getParentOp()))
+          return;
+        found.push_back(op);
+      });
+      return found;
+    };
+    SmallVector<Operation *> unsupportedOps = analyse();
+    while (!unsupportedOps.empty() &&
+           cutUncompilableBranches(unsupportedOps, frozen))
+      unsupportedOps = analyse();
+    for (Diagnostic &d : analysisDiags)
+      ctx->getDiagEngine().emit(std::move(d));
+    bool unsupported = !unsupportedOps.empty();
+    for (Operation *op : unsupportedOps) {
       InFlightDiagnostic diag = op->emitError()
                                 << "'" << op->getName()
                                 << "' is not supported by the CPU backend";
@@ -247,7 +270,7 @@ struct ConvertONNXToLinalgPass
                << " (shape inference could not give it a rank)";
           break;
         }
-    });
+    }
     if (unsupported)
       return signalPassFailure();
     // Run-time checks call onnxc_rt_fail; drop the declaration if none does.

@@ -88,6 +88,13 @@ Value buildStringConstant(OpBuilder &b, Location loc, Operation *anchor,
 /// values (Maps.cpp, lib/Runtime/onnxc_maps.c).
 void populateMapPatterns(const TypeConverter &converter,
                          RewritePatternSet &patterns);
+/// Of `unsupported` (ops no pattern lowers), one that a pattern exists for
+/// and whose operands are ranked, inside an If branch: the innermost such
+/// branch whose sibling has no unsupported op and whose If yields ranked
+/// numeric tensors is compiled to fail at run time when taken (a warning
+/// names the op). Returns whether it cut a branch (UncompilableBranches.cpp).
+bool cutUncompilableBranches(ArrayRef<Operation *> unsupported,
+                             const FrozenRewritePatternSet &patterns);
 /// Reports every op on string tensors that no pattern handles correctly
 /// (other patterns would compute on the strings' pointers).
 LogicalResult checkStringOps(ModuleOp module);
