@@ -254,6 +254,36 @@ def maxvit():
 # deterministic, dense and exactly what the exported network computes.
 # Faster R-CNN is also run whole (fasterrcnn_full), post-processing included.
 
+
+def _register_roi_align_opset16():
+    """torchvision 0.14 (Debian 12's) registers roi_align's ONNX symbolic for
+    opset 11 only, so an export at opset >= 16 gets a RoiAlign-16 without
+    coordinate_transformation_mode: ONNX's default, half_pixel, then applies
+    where torch computed aligned=False (output_half_pixel), and ONNX Runtime
+    and torch disagree by whole pixels (fasterrcnn_full/maskrcnn_full at
+    opset 17: boxes off by up to 116). This is the opset-16 symbolic that
+    later torchvision releases have: the same node with the mode torch
+    used."""
+    from torch.onnx import register_custom_op_symbolic
+    from torch.onnx.symbolic_helper import parse_args
+    from torch.onnx.symbolic_opset11 import select, squeeze
+
+    @parse_args("v", "v", "f", "i", "i", "i", "i")
+    def roi_align16(g, x, rois, spatial_scale, height, width, sampling_ratio, aligned):
+        index = g.op("Constant", value_t=torch.tensor([0], dtype=torch.long))
+        batch = g.op("Cast", squeeze(g, select(g, rois, 1, index), 1), to_i=7)
+        coords = g.op("Constant", value_t=torch.tensor([1, 2, 3, 4], dtype=torch.long))
+        return g.op("RoiAlign", x, select(g, rois, 1, coords), batch,
+                    spatial_scale_f=spatial_scale, output_height_i=height,
+                    output_width_i=width, sampling_ratio_i=max(sampling_ratio, 0),
+                    coordinate_transformation_mode_s=(
+                        "half_pixel" if aligned else "output_half_pixel"))
+
+    register_custom_op_symbolic("torchvision::roi_align", roi_align16, 16)
+
+
+_register_roi_align_opset16()
+
 def small_resnet():
     """ResNet with one basic block per stage ("ResNet-10")."""
     return tvm.resnet.ResNet(tvm.resnet.BasicBlock, [1, 1, 1, 1])
