@@ -27,6 +27,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::onnxc {
 #define GEN_PASS_DEF_OUTLINEPARALLELLOOPS
@@ -221,6 +222,61 @@ void splitLargeCopy(memref::CopyOp copy, int64_t minWork) {
   copyPieces(b, loc, copy, loop, offsets, sizes, strides);
 }
 
+/// A hash of `f`'s type and body that equal bodies share (locations and
+/// SSA names left out).
+llvm::hash_code bodyHash(func::FuncOp f) {
+  llvm::hash_code hash = hash_value(f.getFunctionType());
+  f.getBody().walk([&](Operation *op) {
+    hash = llvm::hash_combine(
+        hash, OperationEquivalence::computeHash(
+                  op, OperationEquivalence::ignoreHashValue,
+                  OperationEquivalence::ignoreHashValue,
+                  OperationEquivalence::IgnoreLocations));
+  });
+  return hash;
+}
+
+/// Outlined functions of the same type and body (the loops of a network's
+/// repeated blocks: same shapes, same constants) become one: the calls of
+/// the others call the first. Swin-T's 1260 outlined functions and tasks
+/// hold about a third of the module's code twice or more.
+void mergeIdenticalOutlined(ModuleOp module) {
+  llvm::MapVector<llvm::hash_code, SmallVector<func::FuncOp>> groups;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f.getSymName().starts_with(kOutlinedPrefix))
+      groups[bodyHash(f)].push_back(f);
+  // Callee names to replace, then one walk over the calls.
+  llvm::DenseMap<StringAttr, FlatSymbolRefAttr> replacement;
+  SmallVector<func::FuncOp> merged;
+  for (auto &[hash, funcs] : groups) {
+    SmallVector<func::FuncOp> kept;
+    for (func::FuncOp f : funcs) {
+      auto same = llvm::find_if(kept, [&](func::FuncOp k) {
+        return k.getFunctionType() == f.getFunctionType() &&
+               OperationEquivalence::isRegionEquivalentTo(
+                   &k.getBody(), &f.getBody(),
+                   OperationEquivalence::IgnoreLocations);
+      });
+      if (same == kept.end()) {
+        kept.push_back(f);
+        continue;
+      }
+      replacement[f.getSymNameAttr()] =
+          FlatSymbolRefAttr::get(same->getSymNameAttr());
+      merged.push_back(f);
+    }
+  }
+  if (merged.empty())
+    return;
+  module.walk([&](func::CallOp call) {
+    auto it = replacement.find(call.getCalleeAttr().getAttr());
+    if (it != replacement.end())
+      call.setCalleeAttr(it->second);
+  });
+  for (func::FuncOp f : merged)
+    f.erase();
+}
+
 struct OutlineParallelLoopsPass
     : mlir::onnxc::impl::OutlineParallelLoopsBase<OutlineParallelLoopsPass> {
   using OutlineParallelLoopsBase::OutlineParallelLoopsBase;
@@ -255,6 +311,7 @@ struct OutlineParallelLoopsPass
     unsigned counter = 0;
     for (scf::ForOp loop : candidates)
       outline(loop, counter++);
+    mergeIdenticalOutlined(module);
     // Marks on loops that stay serial have no further use.
     module.walk([](scf::ForOp loop) {
       loop->removeAttr(onnxc::kParallelAttrName);

@@ -2,6 +2,7 @@
 // RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=3000" | FileCheck %s --check-prefix=SMALL
 // RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=0" --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts --onnxc-dispatch-parallel-calls | FileCheck %s --check-prefix=LLVM
 // RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=0" --convert-scf-to-cf --convert-to-llvm --reconcile-unrealized-casts --onnxc-dispatch-parallel-calls | FileCheck %s --check-prefix=LLVM0
+// RUN: onnx-mlir-opt %s --onnxc-outline-parallel-loops="min-work=0" | FileCheck %s --check-prefix=MERGE
 // LLVM0-DAG: #[[U:.*]] = #llvm.loop_unroll<disable = true>
 // LLVM0-DAG: #[[V:.*]] = #llvm.loop_vectorize<disable = true>
 // LLVM0: #loop_annotation = #llvm.loop_annotation<vectorize = #[[V]], unroll = #[[U]]>
@@ -215,6 +216,47 @@ func.func @wide_vectors(%a: memref<100x256xf32>, %b: memref<100x256xf32>) {
     %v = vector.load %a[%i, %c0] : memref<100x256xf32>, vector<256xf32>
     %m = arith.maximumf %v, %zero4 : vector<256xf32>
     vector.store %m, %b[%i, %c0] : memref<100x256xf32>, vector<256xf32>
+  } {onnxc.parallel}
+  return
+}
+
+// Loops with the same body on other buffers of the same types (a network's
+// repeated blocks) share one outlined function; the loop that adds another
+// constant gets its own.
+// MERGE-COUNT-2: func.func private @__onnxc_parallel_{{[0-9]+}}(%arg0: index, %arg1: index, %arg2: memref<16x8xf32>, %arg3: memref<16x8xf32>)
+// MERGE-NOT: func.func private @__onnxc_parallel_{{[0-9]+}}(%arg0: index, %arg1: index, %arg2: memref<16x8xf32>
+// MERGE-LABEL: func.func @repeated
+// MERGE: call @[[F:__onnxc_parallel_[0-9]+]](%{{.*}}, %{{.*}}, %arg0, %arg1)
+// MERGE: call @[[F]](%{{.*}}, %{{.*}}, %arg2, %arg3)
+// MERGE: call @[[G:__onnxc_parallel_[0-9]+]](%{{.*}}, %{{.*}}, %arg0, %arg3)
+// MERGE-NOT: call @[[F]](
+func.func @repeated(%a: memref<16x8xf32>, %b: memref<16x8xf32>, %c: memref<16x8xf32>, %d: memref<16x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %v = memref.load %a[%i, %j] : memref<16x8xf32>
+      %w = arith.addf %v, %one : f32
+      memref.store %w, %b[%i, %j] : memref<16x8xf32>
+    }
+  } {onnxc.parallel}
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %v = memref.load %c[%i, %j] : memref<16x8xf32>
+      %w = arith.addf %v, %one : f32
+      memref.store %w, %d[%i, %j] : memref<16x8xf32>
+    }
+  } {onnxc.parallel}
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %v = memref.load %a[%i, %j] : memref<16x8xf32>
+      %w = arith.addf %v, %two : f32
+      memref.store %w, %d[%i, %j] : memref<16x8xf32>
+    }
   } {onnxc.parallel}
   return
 }
