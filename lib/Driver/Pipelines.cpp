@@ -207,7 +207,9 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
     vectorToSCF.enableFullUnroll().setTargetRank(1);
     pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(vectorToSCF));
     pm.addNestedPass<func::FuncOp>(createLowerVectors());
-    pm.addPass(createCanonicalizerPass());
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    pm.addPass(createCanonicalizerPass(config));
   }
   addDeallocation(pm);
   if (vectorize)
