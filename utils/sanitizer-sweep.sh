@@ -3,6 +3,16 @@
 #
 #   utils/sanitizer-sweep.sh [CONFORMANCE-ARG...]
 #   utils/sanitizer-sweep.sh --suite onnx-1.12 --filter 'node/test_(add|conv)'
+#   utils/sanitizer-sweep.sh --zoo [ZOO-ARG...]      (the real-model zoo)
+#   utils/sanitizer-sweep.sh --zoo --subset ci
+#
+# With --zoo it runs utils/zoo/zoo.py instead (docs/Zoo.md; its arguments
+# pass through, after --jobs $ONNXC_JOBS --repeats 5 --lock '' and limits of
+# 1800 s): every data set of every model 5 times, each time at 1 and at 2
+# threads (the onnxc-run wrapper runs `--threads 1`, then `--threads 2`);
+# reports are named <model>.<variant>.<program>.<pid>, the zoo's rows go to
+# build-asan/zoo-sanitizer.json. The models' .so files are written into the
+# zoo's cache as a plain run writes them (do not run both at once).
 #
 # Configures build-asan/ once (Release with line tables, clang-22, lld, Ninja
 # and -DONNXC_SANITIZE=address,undefined: onnxc, onnxc-run and the runtime
@@ -30,6 +40,11 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${ONNXC_ASAN_BUILD_DIR:-$ROOT/build-asan}"
 JOBS="${ONNXC_JOBS:-2}"
 LOCK=/tmp/onnxc-build.lock
+MODE=conformance
+if [ "${1:-}" = "--zoo" ]; then
+  MODE=zoo
+  shift
+fi
 
 say() { echo "sanitizer-sweep: $*"; }
 
@@ -67,16 +82,29 @@ WRAP="$BUILD_DIR/sanitizer-wrappers"
 rm -rf "$LOGS"
 mkdir -p "$LOGS" "$WRAP"
 for prog in onnxc onnxc-run; do
+  # The conformance sweep's .so lies in <test>.<random>/, the zoo's in
+  # <model>/<variant>/.
+  if [ "$MODE" = zoo ]; then
+    tagline='d=$(dirname "$a"); tag=$(basename "$(dirname "$d")").$(basename "$d")'
+  else
+    tagline='tag=$(basename "$(dirname "$a")")'
+  fi
+  # The zoo runs each model at 1 and at 2 threads.
+  run='exec "'"$BUILD_DIR/bin/$prog"'" "$@"'
+  if [ "$MODE" = zoo ] && [ "$prog" = onnxc-run ]; then
+    run='"'"$BUILD_DIR/bin/$prog"'" "$@" --threads 1 || exit $?
+exec "'"$BUILD_DIR/bin/$prog"'" "$@" --threads 2'
+  fi
   cat >"$WRAP/$prog" <<WRAPPER
 #!/bin/sh
 tag=unknown
 for a in "\$@"; do
-  case "\$a" in *.so) tag=\$(basename "\$(dirname "\$a")"); break ;; esac
+  case "\$a" in *.so) $tagline; break ;; esac
 done
 log="$LOGS/\$tag.$prog"
-ASAN_OPTIONS="\$ASAN_OPTIONS:log_path=\$log" \\
-UBSAN_OPTIONS="\$UBSAN_OPTIONS:log_path=\$log" \\
-exec "$BUILD_DIR/bin/$prog" "\$@"
+export ASAN_OPTIONS="\$ASAN_OPTIONS:log_path=\$log"
+export UBSAN_OPTIONS="\$UBSAN_OPTIONS:log_path=\$log"
+$run
 WRAPPER
   chmod +x "$WRAP/$prog"
 done
@@ -92,10 +120,19 @@ say "ASAN_OPTIONS=$ASAN_OPTIONS"
 say "UBSAN_OPTIONS=$UBSAN_OPTIONS"
 say "LSAN_OPTIONS=${LSAN_OPTIONS:-}"
 rc=0
-/usr/bin/python3 "$ROOT/utils/conformance.py" \
-  --onnxc "$WRAP/onnxc" --onnxc-run "$WRAP/onnxc-run" --jobs "$JOBS" \
-  --timeout 900 --run-timeout 600 \
-  --report "$BUILD_DIR/conformance-results.txt" "$@" || rc=$?
+if [ "$MODE" = zoo ]; then
+  RESULTS="$BUILD_DIR/zoo-sanitizer.json"
+  /usr/bin/python3 "$ROOT/utils/zoo/zoo.py" \
+    --onnxc "$WRAP/onnxc" --onnxc-run "$WRAP/onnxc-run" --jobs "$JOBS" \
+    --repeats 5 --lock '' --compile-timeout 1800 --run-timeout 1800 \
+    --report "$RESULTS" "$@" || rc=$?
+else
+  RESULTS="$BUILD_DIR/conformance-results.txt"
+  /usr/bin/python3 "$ROOT/utils/conformance.py" \
+    --onnxc "$WRAP/onnxc" --onnxc-run "$WRAP/onnxc-run" --jobs "$JOBS" \
+    --timeout 900 --run-timeout 600 \
+    --report "$RESULTS" "$@" || rc=$?
+fi
 
 reports=("$LOGS"/*)
 if [ -e "${reports[0]}" ]; then
@@ -107,5 +144,5 @@ if [ -e "${reports[0]}" ]; then
 else
   say "no sanitizer report"
 fi
-say "results: $BUILD_DIR/conformance-results.txt (exit $rc)"
+say "results: $RESULTS (exit $rc)"
 exit "$rc"
