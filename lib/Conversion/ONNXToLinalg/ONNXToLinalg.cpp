@@ -252,10 +252,18 @@ struct ConvertONNXToLinalgPass
     while (!unsupportedOps.empty() &&
            cutUncompilableBranches(unsupportedOps, frozen))
       unsupportedOps = analyse();
-    for (Diagnostic &d : analysisDiags)
+    // An op a pattern already gave an error (a contradiction it names) is
+    // not reported again as unsupported.
+    DenseSet<Location> explained;
+    for (Diagnostic &d : analysisDiags) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        explained.insert(d.getLocation());
       ctx->getDiagEngine().emit(std::move(d));
+    }
     bool unsupported = !unsupportedOps.empty();
     for (Operation *op : unsupportedOps) {
+      if (explained.contains(op->getLoc()))
+        continue;
       InFlightDiagnostic diag = op->emitError()
                                 << "'" << op->getName()
                                 << "' is not supported by the CPU backend";
