@@ -16,8 +16,9 @@ Mutant N depends only on --seed, the model and N.
 
 Each is compiled by `onnxc mutant.onnx -o mutant.so`, one at a time, under
 `flock -s /tmp/onnxc-build.lock` (as zoo.py) and an address space limit:
-compiled, rejected (exit 1, a message), verifier (rejected by an MLIR op
-verifier: onnxc built invalid IR instead of diagnosing the model), silent
+compiled, rejected (exit 1, a message; an error on an onnx op is one),
+verifier (rejected by the verifier of a lowered dialect's op, linalg, tensor,
+memref...: onnxc built invalid IR instead of diagnosing the model), silent
 (no message), ice (internal compiler error, LLVM ERROR, an assertion),
 crash (a signal, an exit status not 0/1), oom, timeout. A compiled one runs
 once, `onnxc-run mutant.so --inputs D` on the original's first data set if
@@ -380,7 +381,10 @@ ICE_RE = re.compile(r"internal compiler error|LLVM ERROR|PLEASE submit a bug|"
                     r"Assertion .* failed|terminate called|Stack dump|UNREACHABLE|"
                     r"Sanitizer", re.I)
 OOM_RE = re.compile(r"bad_alloc|out of memory|Cannot allocate memory", re.I)
-VERIFIER_RE = re.compile(r"error: '\w+\.[\w.]+' op ")
+# An error on a lowered dialect's op (linalg, tensor, memref...): invalid IR
+# that onnxc built. One on an onnx op names the model's contradiction (the
+# onnx dialect's verifiers, the lowering's shape checks): a rejection.
+VERIFIER_RE = re.compile(r"error: '(?!onnx\.)\w+\.[\w.]+' op ")
 
 
 def tool(args, cmd, timeout):
