@@ -32,13 +32,16 @@ bool containsAny(Region &region, const DenseSet<Operation *> &ops) {
   return found;
 }
 
-/// A zero of `type` to yield in place of the branch's values (the branch
-/// fails before they are used); null where `type` is not a ranked tensor of
-/// numbers.
-Value placeholder(OpBuilder &b, Location loc, Type type) {
+/// Whether placeholder() can make a value of `type`.
+bool isNumericRankedTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !isa<IntegerType, FloatType>(tensor.getElementType()))
-    return {};
+  return tensor && isa<IntegerType, FloatType>(tensor.getElementType());
+}
+
+/// A zero of `type` (isNumericRankedTensor) to yield in place of the
+/// branch's values (the branch fails before they are used).
+Value placeholder(OpBuilder &b, Location loc, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
   SmallVector<int64_t> shape;
   for (int64_t d : tensor.getShape())
     shape.push_back(ShapedType::isDynamic(d) ? 0 : d);
@@ -117,11 +120,7 @@ bool mlir::onnxc::cutUncompilableBranches(
       Region &mine = inThen ? ifOp.getThenBranch() : ifOp.getElseBranch();
       Region &other = inThen ? ifOp.getElseBranch() : ifOp.getThenBranch();
       if (containsAny(other, bad) ||
-          !llvm::all_of(ifOp.getResultTypes(), [](Type t) {
-            auto tensor = dyn_cast<RankedTensorType>(t);
-            return tensor &&
-                   isa<IntegerType, FloatType>(tensor.getElementType());
-          }))
+          !llvm::all_of(ifOp.getResultTypes(), isNumericRankedTensor))
         continue;
       cutBranch(ifOp, mine, op);
       return true;
