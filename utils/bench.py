@@ -28,6 +28,13 @@ dynamic and a static sequence length, a small UNet), the driver
      measured single-core FMA peak (utils/bench/peak.c), and the geometric
      mean of the ratios per thread count.
 
+With --zoo REGEX the set is the real-model zoo's exported models instead
+(utils/bench/zoo_set.py): each <model>/<variant> (default 17-static and
+17-dynamic) on its data set 0, 3 rounds of about 2 s per side; the .so of
+an unchanged model and onnxc is reused (its recorded compile numbers are
+shown), and a dynamic variant's row gives its time over its static twin's
+(dyn/static). --json FILE keeps the rows.
+
 onnxc's intra-op threads are set through ONNXC_NUM_THREADS (models compiled
 before the runtime had threads run single-threaded whatever it says); ORT's
 through intraOpNumThreads. The timings are never test assertions: the
@@ -51,6 +58,7 @@ import onnx
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "bench"))
 from flops import count_flops  # noqa: E402
+import zoo_set  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH_DIR = os.path.join(ROOT, "utils", "bench")
@@ -223,20 +231,44 @@ def outputs_match(a, b):
     return worst
 
 
+def compile_cached(args, path, so):
+    """compile_model, or the recorded numbers of an up-to-date .so (zoo
+    mode only: the same onnxc binary, model and flags as last time)."""
+    record = so + ".json"
+    key = {"onnxc_mtime": os.path.getmtime(args.onnxc),
+           "model_mtime": os.path.getmtime(path), "flags": args.onnxc_flag}
+    if args.zoo and os.path.exists(so) and os.path.exists(record):
+        with open(record) as f:
+            last = json.load(f)
+        if last.get("key") == key:
+            return last["compile_s"], last["compile_mib"]
+    seconds, mib = compile_model(args.onnxc, path, so, args.onnxc_flag)
+    with open(record, "w") as f:
+        json.dump({"key": key, "compile_s": seconds, "compile_mib": mib}, f)
+    return seconds, mib
+
+
 def bench_model(name, path, args, work, ort_dir, peak):
     folder = os.path.join(work, "run", name)
     os.makedirs(folder, exist_ok=True)
-    so = os.path.join(folder, name + ".so")
+    so = os.path.join(folder, name.replace("/", "_") + ".so")
     row = {"model": name}
     try:
-        row["compile_s"], row["compile_mib"] = compile_model(
-            args.onnxc, path, so, args.onnxc_flag)
+        row["compile_s"], row["compile_mib"] = compile_cached(args, path, so)
     except RuntimeError as e:
         row["error"] = str(e).splitlines()[0][:200] if str(e) else "failed"
         say(name, "compile error:", row["error"])
         return [row]
-    inputs = make_inputs(path, args.dims, folder)
-    flops, unknown = count_flops(onnx.load(path), args.dims)
+    if args.zoo:
+        # The zoo's own inputs (token ids in range, real sizes); the FLOPs
+        # of a dynamic variant are its static twin's (the same sizes).
+        inputs, shapes = zoo_set.write_inputs(path, folder)
+        counted = zoo_set.static_twin(path) or path
+        flops, unknown = count_flops(onnx.load(counted),
+                                     zoo_set.dims_of(counted, shapes))
+    else:
+        inputs = make_inputs(path, args.dims, folder)
+        flops, unknown = count_flops(onnx.load(path), args.dims)
     row["gflop"] = flops / 1e9
     row["uncounted"] = unknown
     rows = []
@@ -300,16 +332,34 @@ def fmt_ms(v):
     return "%.3g" % v if v < 10 else "%.1f" % v
 
 
+def dynamic_vs_static(rows):
+    """Sets r["dyn_static"] on each zoo row of a dynamic variant: its onnxc
+    median over its static twin's at the same thread count."""
+    med = {(r["model"], r.get("threads")): r["onnxc_med"]
+           for r in rows if "onnxc_med" in r}
+    for r in rows:
+        if "onnxc_med" in r and r["model"].endswith("-dynamic"):
+            twin = med.get((r["model"].replace("-dynamic", "-static"),
+                            r["threads"]))
+            if twin:
+                r["dyn_static"] = r["onnxc_med"] / twin
+
+
 def table(rows, peak):
+    dynamic_vs_static(rows)
+    zoo = any("dyn_static" in r for r in rows)
+    extra = " dyn/static |" if zoo else ""
     lines = ["| model | T | onnxc min / med ms | ORT min / med ms | "
              "onnxc/ORT | compile s | compile MiB | GFLOP | onnxc GFLOP/s "
-             "| % peak | max rel. diff | runs |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| % peak | max rel. diff | runs |" + extra,
+             "|---|---|---|---|---|---|---|---|---|---|---|---|" +
+             ("---|" if zoo else "")]
     for r in rows:
         if "onnxc_med" not in r:
-            lines.append("| %s | %s | %s |  |  |  |  |  |  |  |  |  |" %
+            lines.append("| %s | %s | %s |  |  |  |  |  |  |  |  |  |%s" %
                          (r["model"], r.get("threads", "-"),
-                          "error: " + r.get("error", "?").replace("|", "/")))
+                          "error: " + r.get("error", "?").replace("|", "/"),
+                          "  |" if zoo else ""))
             continue
         lines.append(
             "| %s | %d | %s / %s | %s / %s | %.2f | %.1f | %.0f | %.2f | "
@@ -318,7 +368,9 @@ def table(rows, peak):
              fmt_ms(r["onnxc_med"]), fmt_ms(r["ort_min"]),
              fmt_ms(r["ort_med"]), r["ratio"], r["compile_s"],
              r["compile_mib"], r["gflop"], r["gflops"], r["peak_pct"],
-             r["error_rel"], r["runs"]))
+             r["error_rel"], r["runs"]) +
+            (" %s |" % ("%.2f" % r["dyn_static"] if "dyn_static" in r
+                        else "") if zoo else ""))
     lines.append("")
     for threads in sorted({r["threads"] for r in rows if "ratio" in r}):
         ratios = [r["ratio"] for r in rows
@@ -327,6 +379,13 @@ def table(rows, peak):
         lines.append("Geometric mean onnxc/ORT at %d thread(s): %.2f over %d "
                      "models (worst %.2f)." % (threads, geo, len(ratios),
                                                max(ratios)))
+    for threads in sorted({r["threads"] for r in rows if "dyn_static" in r}):
+        ds = [r["dyn_static"] for r in rows
+              if r.get("threads") == threads and "dyn_static" in r]
+        lines.append("Dynamic variants within 1.2x of their static twin at %d "
+                     "thread(s): %d of %d (worst %.2f)." %
+                     (threads, sum(1 for x in ds if x <= 1.2), len(ds),
+                      max(ds)))
     lines.append("Measured single-core fp32 FMA peak: %.1f GFLOP/s "
                  "(utils/bench/peak.c); %% peak is against peak x T." % peak)
     return "\n".join(lines)
@@ -338,15 +397,25 @@ def main():
                         help="comma-separated names, 'light', 'built' or "
                              "'all' (default)")
     parser.add_argument("--threads", default="1,2")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--zoo", metavar="REGEX",
+                        help="benchmark the real-model zoo's exported "
+                        "models whose name matches REGEX instead "
+                        "(utils/bench/zoo_set.py; '.' for all)")
+    parser.add_argument("--zoo-variants", default="17-static,17-dynamic")
+    parser.add_argument("--zoo-cache",
+                        default=os.path.join(ROOT, "build", "zoo"))
+    parser.add_argument("--json", help="also write the rows to this file")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="default 5 (3 with --zoo)")
     parser.add_argument("--settle-ms", type=float, default=200.0,
                         help="pause before each side's batch of runs, so "
                         "that the other side's threads have gone idle")
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--warmup", type=int, default=2)
-    parser.add_argument("--budget-s", type=float, default=20.0,
+    parser.add_argument("--budget-s", type=float, default=None,
                         help="seconds of timed runs per side and model: "
-                             "fewer runs per round for slow models")
+                             "fewer runs per round for slow models "
+                             "(default 20; 2 with --zoo)")
     parser.add_argument("--dim", action="append", default=[],
                         help="NAME=VALUE for dynamic input dims "
                              "(default seq=128)")
@@ -364,20 +433,38 @@ def main():
     for d in args.dim:
         k, v = d.split("=")
         args.dims[k] = int(v)
-    names = {"all": LIGHT_MODELS + BUILT_MODELS, "light": LIGHT_MODELS,
-             "built": BUILT_MODELS}.get(args.models)
-    if names is None:
-        names = args.models.split(",")
+    if args.rounds is None:
+        args.rounds = 3 if args.zoo else 5
+    if args.budget_s is None:
+        args.budget_s = 2.0 if args.zoo else 20.0
+    if args.zoo:
+        entries = zoo_set.zoo_entries(args.zoo_cache, args.zoo,
+                                      args.zoo_variants.split(","))
+        if not entries:
+            raise SystemExit("bench: no exported zoo model matches %r in %s "
+                             "(utils/zoo/zoo.py --export-only exports them)"
+                             % (args.zoo, args.zoo_cache))
+        names = [n for n, _ in entries]
+        paths = dict(entries)
+    else:
+        names = {"all": LIGHT_MODELS + BUILT_MODELS, "light": LIGHT_MODELS,
+                 "built": BUILT_MODELS}.get(args.models)
+        if names is None:
+            names = args.models.split(",")
 
     os.makedirs(args.work, exist_ok=True)
     ort_dir = ensure_ort(args.work)
     peak = measure_peak(args.work)
     say("measured single-core FMA peak: %.1f GFLOP/s" % peak)
-    paths = model_paths(names, args.work)
+    if not args.zoo:
+        paths = model_paths(names, args.work)
     rows = []
     for name in names:
         rows += bench_model(name, paths[name], args, args.work, ort_dir,
                             peak)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"peak": peak, "rows": rows}, f, indent=1)
     text = table(rows, peak)
     print(text)
     if args.out:
