@@ -3,6 +3,7 @@
 #include "onnxc/InitAll.h"
 
 #include "onnxc/Dialect/ONNX/IR/ONNXDialect.h"
+#include "onnxc/Codegen/Passes.h"
 #include "onnxc/Conversion/Passes.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 #include "onnxc/Driver/Pipelines.h"
@@ -17,6 +18,7 @@ void mlir::onnxc::registerAllDialects(DialectRegistry &registry) {
 void mlir::onnxc::registerAllPasses() {
   registerONNXPasses();
   registerONNXCConversionPasses();
+  registerONNXCCodegenPasses();
   registerONNXCTransformsPasses();
   registerPipelines();
 }

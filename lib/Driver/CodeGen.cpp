@@ -533,6 +533,24 @@ bool mlir::onnxc::targetHasFeature(const CodeGenOptions &options,
   return tm && tm->getMCSubtargetInfo()->checkFeatures(("+" + feature).str());
 }
 
+CPUTarget mlir::onnxc::getCPUTarget(const CodeGenOptions &options) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> tm(createTargetMachine(options, error));
+  if (!tm)
+    return CPUTarget::reference(); // Code generation reports the error.
+  const llvm::Triple &triple = tm->getTargetTriple();
+  // The features the strategy reads, as the CPU has them (its own and those
+  // --mattr adds or removes; checkFeatures resolves the CPU's implied ones).
+  SmallVector<std::string> on;
+  if (triple.isX86())
+    for (const char *f : {"avx", "avx2", "fma", "avx512f", "avx512vnni",
+                          "avxvnni", "avx512bf16"})
+      if (tm->getMCSubtargetInfo()->checkFeatures(std::string("+") + f))
+        on.push_back(std::string("+") + f);
+  return CPUTarget::fromFeatures(triple.str(), tm->getTargetCPU(),
+                                 llvm::join(on, ","));
+}
+
 static LogicalResult runOptimizer(llvm::Module &module, llvm::TargetMachine *tm,
                                   unsigned optLevel) {
   module.setTargetTriple(tm->getTargetTriple());

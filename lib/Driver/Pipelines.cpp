@@ -2,6 +2,7 @@
 
 #include "onnxc/Driver/Pipelines.h"
 
+#include "onnxc/Codegen/Passes.h"
 #include "onnxc/Conversion/Passes.h"
 #include "onnxc/Dialect/ONNX/Transforms/Passes.h"
 #include "onnxc/Transforms/Passes.h"
@@ -185,6 +186,9 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   }
   if (vectorize) {
     pm.addNestedPass<func::FuncOp>(createConvToMatmul());
+    // The strategy layer: each root op's tiles for the module's target,
+    // read by the passes below.
+    pm.addNestedPass<func::FuncOp>(createSelectLoweringConfigs());
     pm.addNestedPass<func::FuncOp>(createPackMatmulWeights());
     pm.addPass(createCanonicalizerPass());
   }

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Codegen/CPU/Strategy.h"
 #include "onnxc/Transforms/Passes.h"
 
 #include "ConvUtils.h"
@@ -37,17 +38,6 @@ using namespace mlir;
 using namespace mlir::onnxc::conv;
 
 namespace {
-
-/// Rows per block of a dynamic M (onnxc-tile-and-vectorize's cache tile).
-constexpr int64_t kRowBlock = 64;
-
-/// Columns of A per chunk when the rows go in blocks (onnxc-tile-and-vectorize's
-/// k cache tile).
-constexpr int64_t kChunk = 256;
-
-/// Fewer rows than this (onnxc-tile-and-vectorize's m cache tile) put the
-/// reduction dim last.
-constexpr int64_t kSmallRows = 48;
 
 /// At most this many panels per group: 32 panels of 32 columns over a k
 /// chunk of onnxc-tile-and-vectorize's 256 rows are 1 MiB, half an L2.
@@ -77,8 +67,16 @@ Value padInit(OpBuilder &b, Location loc, Value init, OpFoldResult rows,
                                {extraRows, b.getIndexAttr(np - n)}, zero);
 }
 
+/// Packs `mm`'s weight in panels of its lowering configuration's register
+/// tile width (nr). The configuration also gives the rows per block of a
+/// dynamic M (dynamic_blocks[0], onnxc-tile-and-vectorize's block), the
+/// columns of A per chunk when the rows go in blocks (kc), and the rows
+/// under which the reduction dim goes last (mc); it is copied onto the
+/// contractions made here.
 LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
-                               int64_t nr) {
+                               const onnxc::ContractionConfig &config) {
+  const int64_t nr = config.nr, kRowBlock = config.dynamicM,
+                kChunk = config.kc, kSmallRows = config.mc;
   if (!mm.hasPureTensorSemantics() ||
       (mm.hasUserDefinedMaps() &&
        mm.getIndexingMapsArray() != mm.getDefaultIndexingMaps(mm.getContext())))
@@ -177,10 +175,11 @@ LogicalResult packMatmulWeight(RewriterBase &rewriter, linalg::MatmulOp mm,
     SmallVector<OpFoldResult> cOffsets{r, first, idx(0)},
         cSizes{rs, idx(groupPanels), idx(nr)};
     Value cs = slice(acc, cOffsets, cSizes);
-    Value product = linalg::ContractOp::create(b, l, TypeRange{cs.getType()},
-                                               ValueRange{as, bp},
-                                               ValueRange{cs}, maps)
-                        .getResult(0);
+    auto contract = linalg::ContractOp::create(
+        b, l, TypeRange{cs.getType()}, ValueRange{as, bp}, ValueRange{cs},
+        maps);
+    onnxc::setLoweringConfig(contract, config);
+    Value product = contract.getResult(0);
     if (cs == acc)
       return product;
     SmallVector<OpFoldResult> ones(3, idx(1));
@@ -325,8 +324,12 @@ struct PackMatmulWeightsPass
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::MatmulOp> matmuls;
     getOperation().walk([&](linalg::MatmulOp mm) { matmuls.push_back(mm); });
-    for (linalg::MatmulOp mm : matmuls)
-      (void)packMatmulWeight(rewriter, mm, panelWidth);
+    for (linalg::MatmulOp mm : matmuls) {
+      onnxc::ContractionConfig config = onnxc::getOrChooseContractionConfig(mm);
+      if (panelWidth > 0)
+        config.nr = panelWidth;
+      (void)packMatmulWeight(rewriter, mm, config);
+    }
   }
 };
 

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Codegen/CPU/Strategy.h"
 #include "onnxc/Transforms/Passes.h"
 
 #include "VectorizeReductions.h"
@@ -49,11 +50,6 @@ namespace {
 constexpr llvm::StringLiteral kVectorizeAttr = "onnxc.vectorize";
 /// Marks a cache tile, to be tiled into register tiles.
 constexpr llvm::StringLiteral kCacheTileAttr = "onnxc.cache_tile";
-/// Blocks of a dynamic m or n dim (see blockDynamicDims): a whole number of
-/// register tiles, at most one cache tile.
-constexpr int64_t kDynamicMBlock = 64;
-constexpr int64_t kDynamicNBlock = 32;
-
 /// The m, n, k loops of an f32 multiply-accumulate contraction, or failure.
 FailureOr<linalg::ContractionDimensions>
 getF32Contraction(linalg::LinalgOp op) {
@@ -77,6 +73,20 @@ getF32Contraction(linalg::LinalgOp op) {
 struct TileAndVectorizePass
     : mlir::onnxc::impl::TileAndVectorizeBase<TileAndVectorizePass> {
   using TileAndVectorizeBase::TileAndVectorizeBase;
+
+  /// The op's lowering configuration (onnxc-select-lowering-configs; the
+  /// module's target's when it has none), with the sizes that the pass's
+  /// options set (non-zero) in its place.
+  onnxc::ContractionConfig configOf(Operation *op) const {
+    onnxc::ContractionConfig c = onnxc::getOrChooseContractionConfig(op);
+    for (auto [option, field] :
+         {std::make_pair(mc.getValue(), &c.mc), {nc.getValue(), &c.nc},
+          {kc.getValue(), &c.kc}, {mr.getValue(), &c.mr},
+          {nr.getValue(), &c.nr}, {vl.getValue(), &c.vl}})
+      if (option > 0)
+        *field = option;
+    return c;
+  }
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
@@ -138,7 +148,8 @@ struct TileAndVectorizePass
         reductions.push_back(op);
     });
     for (linalg::LinalgOp op : reductions)
-      (void)onnxc::tileInnerReduction(rewriter, op, vl, kVectorizeAttr);
+      (void)onnxc::tileInnerReduction(rewriter, op, configOf(op).vl,
+                                      kVectorizeAttr);
     if (failed(canonicalize()))
       return signalPassFailure();
     vectorizeMarkedOps(rewriter);
@@ -158,7 +169,8 @@ struct TileAndVectorizePass
   }
 
   /// A contraction whose innermost m or n dim has a dynamic size walks
-  /// that dim in blocks of a static size (kDynamicMBlock, kDynamicNBlock):
+  /// that dim in blocks of a static size (the configuration's
+  /// dynamic_blocks):
   /// its operands are zero-padded to a multiple of the block and a loop runs
   /// a clone of the op per block. The tiles inside then have static shapes,
   /// so they are vectorised, and bufferization compares slices of static
@@ -168,9 +180,10 @@ struct TileAndVectorizePass
   linalg::LinalgOp blockDynamicDims(RewriterBase &rewriter,
                                     linalg::LinalgOp op) {
     linalg::ContractionDimensions dims = *getF32Contraction(op);
+    onnxc::ContractionConfig config = configOf(op);
     SmallVector<LoopLikeOpInterface> loops;
-    for (auto [d, block] : {std::make_pair(dims.m.back(), kDynamicMBlock),
-                            std::make_pair(dims.n.back(), kDynamicNBlock)})
+    for (auto [d, block] : {std::make_pair(dims.m.back(), config.dynamicM),
+                            std::make_pair(dims.n.back(), config.dynamicN)})
       if (ShapedType::isDynamic(op.getStaticLoopRanges()[d])) {
         op = blockDim(rewriter, op, d, block);
         loops.push_back(op->getParentOfType<scf::ForOp>());
@@ -340,6 +353,7 @@ struct TileAndVectorizePass
     if (ShapedType::isDynamic(n) || out.getNumResults() == 0 ||
         out.getResults().back() != rewriter.getAffineDimExpr(nDim))
       return {op};
+    int64_t nr = configOf(op).nr;
     int64_t whole = n / nr * nr, rest = n - whole;
     if (rest == 0 || llvm::isPowerOf2_64(rest))
       return {op};
@@ -380,8 +394,10 @@ struct TileAndVectorizePass
     SmallVector<unsigned> unitDims(dims.batch.begin(), dims.batch.end());
     unitDims.append(dims.m.begin(), dims.m.end() - 1);
     unitDims.append(dims.n.begin(), dims.n.end() - 1);
-    int64_t m = level == 0 ? mc : mr, n = level == 0 ? nc : nr,
-            k = level == 0 ? kc : 1;
+    onnxc::ContractionConfig config = configOf(op);
+    int64_t m = level == 0 ? config.mc : config.mr,
+            n = level == 0 ? config.nc : config.nr,
+            k = level == 0 ? config.kc : 1;
     // A tile no larger than a static dim: small dims stay whole (and
     // static) instead of becoming partial tiles.
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -644,7 +660,7 @@ struct TileAndVectorizePass
     int64_t inner = ranges.back();
     if (inner < 4)
       return success(); // Too narrow to gain from vectors.
-    (void)onnxc::tileRows(rewriter, op, std::min(inner, vl.getValue()),
+    (void)onnxc::tileRows(rewriter, op, std::min(inner, configOf(op).vl),
                           kVectorizeAttr, /*innerParallel=*/true);
     return success(); // Else it stays a scalar loop nest.
   }

@@ -3,7 +3,9 @@
 // A weight of 8 x 12 (three panels of 4 columns): repacked into 3 x 8 x 4;
 // the matmul becomes one linalg.contract over (i, p, j, k) into the
 // accumulator viewed as 5 x 3 x 4. With fewer rows than a cache tile (48)
-// the reduction dim comes last: each panel is read as one stream.
+// the reduction dim comes last: each panel is read as one stream. The
+// contraction carries the lowering configuration (the reference target's,
+// with the panel width as its register tile's width).
 // CHECK-DAG: #[[MA:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3)>
 // CHECK-DAG: #[[MB:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d3, d2)>
 // CHECK-DAG: #[[MC:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
@@ -13,7 +15,7 @@
 // CHECK: %[[E:.*]] = tensor.expand_shape %[[W]] {{\[\[}}0], [1, 2]] output_shape [8, 3, 4] : tensor<8x12xf32> into tensor<8x3x4xf32>
 // CHECK: %[[P:.*]] = linalg.transpose ins(%[[E]] : tensor<8x3x4xf32>) outs(%{{.*}} : tensor<3x8x4xf32>) permutation = [1, 0, 2]
 // CHECK: %[[C3:.*]] = tensor.expand_shape %[[F]] {{\[\[}}0], [1, 2]] output_shape [5, 3, 4] : tensor<5x12xf32> into tensor<5x3x4xf32>
-// CHECK: %[[R:.*]] = linalg.contract indexing_maps = [#[[MA]], #[[MB]], #[[MC]]] ins(%arg0, %[[P]] : tensor<5x8xf32>, tensor<3x8x4xf32>) outs(%[[C3]] : tensor<5x3x4xf32>)
+// CHECK: %[[R:.*]] = linalg.contract indexing_maps = [#[[MA]], #[[MB]], #[[MC]]] {onnxc.lowering_config = {{{.*}}register_tile = array<i64: 12, 4>{{.*}}}} ins(%arg0, %[[P]] : tensor<5x8xf32>, tensor<3x8x4xf32>) outs(%[[C3]] : tensor<5x3x4xf32>)
 // CHECK: %[[C:.*]] = tensor.collapse_shape %[[R]] {{\[\[}}0], [1, 2]] : tensor<5x3x4xf32> into tensor<5x12xf32>
 // CHECK: return %[[C]]
 func.func @packed(%a: tensor<5x8xf32>) -> tensor<5x12xf32> {
@@ -190,7 +192,7 @@ func.func @chunked(%a: tensor<?x600xf32>) -> tensor<?x32xf32> {
 // CHECK-DAG: #[[TB:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>
 // CHECK-DAG: #[[TC:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
 // CHECK-LABEL: func.func @tall
-// CHECK: linalg.contract indexing_maps = [#[[TA]], #[[TB]], #[[TC]]] ins(%arg0, %{{.*}} : tensor<48x8xf32>, tensor<3x8x4xf32>) outs(%{{.*}} : tensor<48x3x4xf32>)
+// CHECK: linalg.contract indexing_maps = [#[[TA]], #[[TB]], #[[TC]]] {{.*}}ins(%arg0, %{{.*}} : tensor<48x8xf32>, tensor<3x8x4xf32>) outs(%{{.*}} : tensor<48x3x4xf32>)
 func.func @tall(%a: tensor<48x8xf32>) -> tensor<48x12xf32> {
   %w = arith.constant dense<1.0> : tensor<8x12xf32>
   %zero = arith.constant 0.0 : f32

@@ -632,9 +632,10 @@ int main(int argc, char **argv) {
   codegen.features = mattr;
   codegen.triple = mtriple;
   codegen.arch = march;
+  // The CPU the strategy layer chooses for (docs/Performance.md).
+  onnxc::CPUTarget cpuTarget = onnxc::getCPUTarget(codegen);
   ConvLayout convLayout = layout;
-  if (convLayout == ConvLayout::Auto &&
-      !onnxc::targetHasFeature(codegen, "avx512f"))
+  if (convLayout == ConvLayout::Auto && !cpuTarget.hasAVX512)
     convLayout = ConvLayout::NCHW;
   onnxc::CUDAOptions cuda;
   bool isCUDA = target == Target::CUDA;
@@ -672,6 +673,7 @@ int main(int argc, char **argv) {
                       : "fatbin";
   }
   auto toLLVMDialect = [&](ModuleOp m) {
+    m->setAttr(onnxc::kTargetAttrName, cpuTarget.toAttr(&context));
     return runPipelineOn(m, "linalg -> LLVM dialect", [&](OpPassManager &pm) {
       if (isCUDA)
         onnxc::buildLinalgToCUDAPipeline(pm, cuda);

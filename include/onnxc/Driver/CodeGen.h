@@ -2,6 +2,8 @@
 #ifndef ONNXC_DRIVER_CODEGEN_H
 #define ONNXC_DRIVER_CODEGEN_H
 
+#include "onnxc/Codegen/Common/Target.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/LLVMContext.h"
@@ -78,11 +80,14 @@ LogicalResult linkSecondFunction(llvm::Module &module,
 LogicalResult emitObjectFile(llvm::Module &module,
                              const CodeGenOptions &options,
                              llvm::raw_pwrite_stream &os, std::string &error);
-/// Runs the LLVM optimisation pipeline only (for --emit=llvm-ir).
 /// Whether the target `options` select has `feature` (e.g. "avx512f");
 /// false when no target machine can be created for them.
 bool targetHasFeature(const CodeGenOptions &options, llvm::StringRef feature);
+/// The CPU the options compile for, as the code generators see it
+/// (CPUTarget; the driver attaches it to the module as `onnxc.target`).
+CPUTarget getCPUTarget(const CodeGenOptions &options);
 
+/// Runs the LLVM optimisation pipeline only (for --emit=llvm-ir).
 LogicalResult optimizeModule(llvm::Module &module,
                              const CodeGenOptions &options,
                              std::string &error);

@@ -289,8 +289,9 @@ def PackMatmulWeights : Pass<"onnxc-pack-matmul-weights", "func::FuncOp"> {
     A was read from memory once per panel).
   }];
   let options = [
-    Option<"panelWidth", "panel-width", "int64_t", /*default=*/"32",
-           "Columns per panel (the register tile's width)">
+    Option<"panelWidth", "panel-width", "int64_t", /*default=*/"0",
+           "Columns per panel (0: the register tile's width nr of the op's "
+           "lowering configuration)">
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -468,7 +469,11 @@ def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
   let summary = "Tile f32 contractions for caches and registers, vectorise "
                 "the register tiles";
   let description = [{
-    Runs on tensors, before bufferization. Every f32 multiply-accumulate
+    Runs on tensors, before bufferization. The sizes below come from each
+    op's lowering configuration (onnxc-select-lowering-configs; without one,
+    the strategy's choice for the module's target: mc x nc x kc = 48 x 256
+    x 256, mr x nr = 12 x 32, dynamic blocks 64 x 32 and vl = 64 on
+    AVX-512); an option set to a non-zero value overrides it. Every f32 multiply-accumulate
     contraction with one m, one n and one k dim (linalg.matmul,
     linalg.batch_matmul, contraction generics) is tiled into cache tiles
     (mc x nc x kc) and those into register tiles (mr x nr x 1) with
@@ -490,13 +495,19 @@ def TileAndVectorize : Pass<"onnxc-tile-and-vectorize", "func::FuncOp"> {
     job after bufferization.
   }];
   let options = [
-    Option<"mc", "mc", "int64_t", /*default=*/"48", "Cache tile along m">,
-    Option<"nc", "nc", "int64_t", /*default=*/"256", "Cache tile along n">,
-    Option<"kc", "kc", "int64_t", /*default=*/"256", "Cache tile along k">,
-    Option<"mr", "mr", "int64_t", /*default=*/"12", "Register tile along m">,
-    Option<"nr", "nr", "int64_t", /*default=*/"32", "Register tile along n">,
-    Option<"vl", "vl", "int64_t", /*default=*/"64",
-           "Elements per tile of an elementwise op (its innermost dim)">,
+    Option<"mc", "mc", "int64_t", /*default=*/"0",
+           "Cache tile along m (0: the op's lowering configuration)">,
+    Option<"nc", "nc", "int64_t", /*default=*/"0",
+           "Cache tile along n (0: the op's lowering configuration)">,
+    Option<"kc", "kc", "int64_t", /*default=*/"0",
+           "Cache tile along k (0: the op's lowering configuration)">,
+    Option<"mr", "mr", "int64_t", /*default=*/"0",
+           "Register tile along m (0: the op's lowering configuration)">,
+    Option<"nr", "nr", "int64_t", /*default=*/"0",
+           "Register tile along n (0: the op's lowering configuration)">,
+    Option<"vl", "vl", "int64_t", /*default=*/"0",
+           "Elements per tile of an elementwise op (its innermost dim; 0: "
+           "the op's lowering configuration)">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

@@ -1,0 +1,37 @@
+//===- Passes.td - onnxc's code-generation passes ----------*- tablegen -*-===//
+//
+// The passes of lib/Codegen (docs/Performance.md, "The strategy layer").
+// The code generators still in lib/Transforms move here one at a time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXC_CODEGEN_PASSES_TD
+#define ONNXC_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def SelectLoweringConfigs
+    : Pass<"onnxc-select-lowering-configs", "func::FuncOp"> {
+  let summary = "Attach the CPU strategy's lowering configuration to every "
+                "root op";
+  let description = [{
+    Reads the module's target (the `onnxc.target` dictionary that the
+    driver attaches from --mcpu/--mattr, the reference AVX-512 machine when
+    there is none; a malformed one is an error) and attaches to every
+    linalg op on tensors that the CPU code generators tile (contractions,
+    elementwise ops, reductions; not fills, copies, transposes, broadcasts
+    or ops a hand-written kernel takes) the configuration that
+    onnxc::chooseContractionConfig gives for it, as the
+    `onnxc.lowering_config` dictionary:
+
+        {cache_tiles = array<i64: mc, nc, kc>,
+         register_tile = array<i64: mr, nr>,
+         dynamic_blocks = array<i64: bm, bn>, vector_length = vl : i64}
+
+    An op that already has one keeps it (a test, or a later strategy that
+    chose per op). onnxc-pack-matmul-weights (panel width nr, row blocks,
+    k chunks) and onnxc-tile-and-vectorize (tiles, blocks, vector length)
+    read it, and copy it onto the ops they make.
+  }];
+}
+
+#endif // ONNXC_CODEGEN_PASSES_TD
