@@ -185,9 +185,10 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
   }
   if (vectorize) {
-    pm.addNestedPass<func::FuncOp>(createConvToMatmul());
     // The strategy layer: each root op's tiles for the module's target,
-    // read by the passes below.
+    // read by the passes below; again for the matmuls the convs became.
+    pm.addNestedPass<func::FuncOp>(createSelectLoweringConfigs());
+    pm.addNestedPass<func::FuncOp>(createConvToMatmul());
     pm.addNestedPass<func::FuncOp>(createSelectLoweringConfigs());
     pm.addNestedPass<func::FuncOp>(createPackMatmulWeights());
     pm.addPass(createCanonicalizerPass());

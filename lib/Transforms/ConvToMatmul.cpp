@@ -22,6 +22,7 @@
 // its tensors.
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Codegen/CPU/Strategy.h"
 #include "onnxc/Transforms/Passes.h"
 
 #include "ConvEpilogue.h"
@@ -44,9 +45,11 @@ using namespace mlir::onnxc::conv;
 
 namespace {
 
-/// Output blocks: positions and filters per block (the accumulator block,
-/// 64 x 256 floats, stays in L2 across the kernel positions).
-constexpr int64_t kPositionBlock = 256;
+/// Output blocks: filters per block; the positions per block are the
+/// lowering configuration's nc (256 on AVX-512: the accumulator block,
+/// 64 x 256 floats, stays in L2 across the kernel positions). The filter
+/// block predates the 12-row register tile (mr was 8, mc 64); choosing it
+/// from the configuration waits for a benchmark.
 constexpr int64_t kFilterBlock = 64;
 /// Blocks a conv is split into at least, where its sizes allow.
 constexpr int64_t kMinBlocks = 4;
@@ -112,17 +115,17 @@ struct ConvInit {
   }
 };
 
-/// The register tile's width: positions are computed in multiples of it.
-constexpr int64_t kPositionMultiple = 32;
-
 int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 /// The width of a block of positions and the number of positions computed
 /// (a multiple of it): blocks of one width, a multiple of the register
-/// tile's between 128 and kPositionBlock, the one that computes the fewest
-/// positions past `positions` (a block costing as much as 16 positions:
-/// narrower blocks read the filters more often).
-std::pair<int64_t, int64_t> positionBlocks(int64_t positions) {
+/// tile's width (`config.nr`: positions are computed in multiples of it)
+/// between 128 and config.nc, the one that computes the fewest positions
+/// past `positions` (a block costing as much as 16 positions: narrower
+/// blocks read the filters more often).
+std::pair<int64_t, int64_t>
+positionBlocks(int64_t positions, const onnxc::ContractionConfig &config) {
+  const int64_t kPositionMultiple = config.nr, kPositionBlock = config.nc;
   int64_t atLeast = roundUp(positions, kPositionMultiple);
   if (atLeast <= kPositionBlock)
     return {atLeast, atLeast};
@@ -199,8 +202,10 @@ LogicalResult mlir::onnxc::conv::rewriteConv(RewriterBase &rewriter,
   int64_t positions = oh * row;
   // Blocks of equal width (no remainder block: every block is one
   // iteration of the parallel loop, and the threads get equal shares).
+  onnxc::ContractionConfig config = onnxc::getOrChooseContractionConfig(conv);
+  const int64_t kPositionMultiple = config.nr, kPositionBlock = config.nc;
   int64_t nb, computed;
-  std::tie(nb, computed) = positionBlocks(positions);
+  std::tie(nb, computed) = positionBlocks(positions, config);
   int64_t fb = filterBlock(f);
   // An im2col tensor larger than the L2 cache (a network's first conv on a
   // 224 x 224 image: 147 rows x 12544 positions, 7 MiB) is built block by
@@ -234,7 +239,7 @@ LogicalResult mlir::onnxc::conv::rewriteConv(RewriterBase &rewriter,
   while (!panels && (f / fb) * (computed / nb) < kMinBlocks) {
     if (fb % 16 == 0)
       fb /= 2;
-    else if (nb % 64 == 0)
+    else if (nb % (2 * kPositionMultiple) == 0)
       nb /= 2;
     else
       break;

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Codegen/CPU/Strategy.h"
 #include "onnxc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -263,6 +264,11 @@ struct LowerVectorsPass
   /// instructions on the FMA ports per FMA. Marked, so that the pass can
   /// run again.
   void unrollContractionLoops(int64_t factor) {
+    // Whole register tiles of the target's configuration: at least two
+    // thirds of mr rows (8 of AVX-512's 12) and nr columns.
+    onnxc::ContractionConfig config =
+        onnxc::chooseContractionConfig(onnxc::CPUTarget::of(getOperation()));
+    const int64_t minRows = std::max<int64_t>(1, 2 * config.mr / 3);
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](vector::ContractionOp contract) {
       auto loop = dyn_cast<scf::ForOp>(contract->getParentOp());
@@ -272,8 +278,8 @@ struct LowerVectorsPass
       // (Unit dims aside: a packed matmul's tiles are 12 x 1 x 32.)
       auto accType = dyn_cast<VectorType>(contract.getAccType());
       if (!accType || accType.getRank() < 2 ||
-          accType.getNumElements() / accType.getShape().back() < 8 ||
-          accType.getShape().back() < 32 ||
+          accType.getNumElements() / accType.getShape().back() < minRows ||
+          accType.getShape().back() < config.nr ||
           llvm::count_if(accType.getShape(),
                          [](int64_t d) { return d != 1; }) != 2)
         return;

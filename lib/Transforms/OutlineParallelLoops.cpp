@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "onnxc/Codegen/Common/Target.h"
 #include "onnxc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,9 +76,10 @@ int64_t copyWork(memref::CopyOp copy) {
 constexpr int64_t kAssumedTrips = 128;
 
 /// What an operation counts as: one, or for vector operations the number
-/// of 512-bit registers their widest vector fills (a Relu's vector<64xf32>
-/// rows are four instructions each, a vector<64xindex> eight).
-int64_t opWork(Operation &op) {
+/// of the target's vector registers (`vectorBits` wide) their widest
+/// vector fills (on AVX-512, a Relu's vector<64xf32> rows are four
+/// instructions each, a vector<64xindex> eight).
+int64_t opWork(Operation &op, int64_t vectorBits) {
   int64_t bits = 0;
   auto widen = [&](Type t) {
     if (auto v = dyn_cast<VectorType>(t))
@@ -94,25 +96,26 @@ int64_t opWork(Operation &op) {
     widen(t);
   for (Type t : op.getOperandTypes())
     widen(t);
-  return std::max<int64_t>(1, bits / 512);
+  return std::max<int64_t>(1, bits / vectorBits);
 }
 
 /// Roughly how many operations a run of `block` executes: nested loops
 /// count their trip count times (kAssumedTrips when unknown).
-int64_t estimateWork(Block &block) {
+int64_t estimateWork(Block &block, int64_t vectorBits) {
   int64_t work = 0;
   for (Operation &op : block) {
     int64_t inner = 0;
     for (Region &region : op.getRegions())
       for (Block &b : region)
-        inner += estimateWork(b);
+        inner += estimateWork(b, vectorBits);
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       std::optional<APInt> trips = loop.getStaticTripCount();
       inner *= trips ? trips->getSExtValue() : kAssumedTrips;
     }
     if (auto copy = dyn_cast<memref::CopyOp>(op))
       inner += copyWork(copy);
-    work = std::min<int64_t>(work + opWork(op) + inner, int64_t(1) << 40);
+    work = std::min<int64_t>(work + opWork(op, vectorBits) + inner,
+                             int64_t(1) << 40);
   }
   return work;
 }
@@ -282,6 +285,7 @@ struct OutlineParallelLoopsPass
   using OutlineParallelLoopsBase::OutlineParallelLoopsBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    const int64_t vectorBits = onnxc::CPUTarget::of(module).vectorBits;
     SmallVector<memref::CopyOp> copies;
     module.walk([&](memref::CopyOp copy) {
       if (isa<func::FuncOp>(copy->getParentOp()))
@@ -302,7 +306,8 @@ struct OutlineParallelLoopsPass
       if ((trips && *trips < 2) || !runsWithoutRuntime(loop))
         return WalkResult::advance(); // an inner loop may still qualify
       // Too little work to pay for waking the other threads.
-      if (estimateWork(*loop.getBody()) * (trips ? *trips : kAssumedTrips) <
+      if (estimateWork(*loop.getBody(), vectorBits) *
+              (trips ? *trips : kAssumedTrips) <
           minWork)
         return WalkResult::skip();
       candidates.push_back(loop);

@@ -28,9 +28,16 @@ def SelectLoweringConfigs
          dynamic_blocks = array<i64: bm, bn>, vector_length = vl : i64}
 
     An op that already has one keeps it (a test, or a later strategy that
-    chose per op). onnxc-pack-matmul-weights (panel width nr, row blocks,
-    k chunks) and onnxc-tile-and-vectorize (tiles, blocks, vector length)
-    read it, and copy it onto the ops they make.
+    chose per op), so the pass runs before onnxc-conv-to-matmul (which
+    reads a conv's register tile width nr and cache tile nc for its blocks
+    of positions) and again after it, for the matmuls it made.
+    onnxc-pack-matmul-weights (panel width nr, row blocks, k chunks) and
+    onnxc-tile-and-vectorize (tiles, blocks, vector length) read it, and
+    copy it onto the ops they make. Passes that run on vectors or buffers,
+    where the ops are gone, read the module's target instead
+    (onnxc-lower-vectors: which register tiles are whole, to unroll;
+    onnxc-outline-parallel-loops: the vector width its work estimate
+    counts in).
   }];
 }
 
