@@ -8,7 +8,8 @@
 #
 # With --zoo it runs utils/zoo/zoo.py instead (docs/Zoo.md; its arguments
 # pass through, after --jobs $ONNXC_JOBS --repeats 5 --lock '' and limits of
-# 1800 s): every data set of every model 5 times, each time at 1 and at 2
+# 1800 s, and --no-c-api: Python cannot load a library linked with the
+# sanitizers' runtimes): every data set of every model 5 times, each time at 1 and at 2
 # threads (the onnxc-run wrapper runs `--threads 1`, then `--threads 2`);
 # reports are named <model>.<variant>.<program>.<pid>, the zoo's rows go to
 # build-asan/zoo-sanitizer.json. The models' .so files are written into the
@@ -125,6 +126,7 @@ if [ "$MODE" = zoo ]; then
   /usr/bin/python3 "$ROOT/utils/zoo/zoo.py" \
     --onnxc "$WRAP/onnxc" --onnxc-run "$WRAP/onnxc-run" --jobs "$JOBS" \
     --repeats 5 --lock '' --compile-timeout 1800 --run-timeout 1800 \
+    --no-c-api \
     --report "$RESULTS" "$@" || rc=$?
 else
   RESULTS="$BUILD_DIR/conformance-results.txt"

@@ -455,6 +455,12 @@ def run_one_model(args, model, variants, ort_dir):
             status, worst, err = run_model(args, vdir, nsets, model.rtol,
                                            model.atol)
             row["max_abs_err"] = worst
+        if status == "pass" and not args.no_c_api:
+            import c_api
+            status, _, err = c_api.check(
+                os.path.join(vdir, "model.so"), vdir, nsets, info["inputs"],
+                model.rtol, model.atol, read_pb, close_enough,
+                args.run_timeout)
         row.update(status=status, error=err)
         rows.append(row)
         say("%-28s %-11s %-12s %6s s %7s MB  %s" % (
@@ -539,6 +545,9 @@ def main(argv=None):
                    "('' for none)")
     p.add_argument("--compile-timeout", type=int, default=120)
     p.add_argument("--run-timeout", type=int, default=60)
+    p.add_argument("--no-c-api", action="store_true",
+                   help="skip the run of every data set through the C API "
+                   "from Python (utils/zoo/c_api.py) after onnxc-run's")
     p.add_argument("--repeats", type=int, default=3,
                    help="onnxc-run runs per data set")
     p.add_argument("--reexport", action="store_true",
