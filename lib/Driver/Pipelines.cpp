@@ -113,6 +113,9 @@ void mlir::onnxc::addBufferization(OpPassManager &pm) {
   // Inputs belong to the caller: an op that writes to one works on a copy.
   pm.addPass(createReadOnlyArguments());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Its constants' globals in an order (and with names) of their own: the
+  // same model, the same library.
+  pm.addPass(createOrderGlobals());
   pm.addPass(createCanonicalizerPass());
   // Loops over tiles yield their iter_arg: the copies back into the same
   // subview become self-copies once CSE merges the subviews.

@@ -41,4 +41,25 @@ def SelectLoweringConfigs
   }];
 }
 
+def OrderGlobals : Pass<"onnxc-order-globals", "ModuleOp"> {
+  let summary = "Put the constant globals that bufferization made in one "
+                "order, with names that follow it";
+  let description = [{
+    One-shot bufferization turns each tensor constant into a private
+    `memref.global` named `__constant_<shape>` (plus a counter when the name
+    is taken) as it meets it, function by function, in an order that
+    depends on pointer values (the functions that call no other come out of
+    a DenseMap): the same model gave libraries whose globals were named and
+    laid out differently from run to run (resnet18: about 1 compile in 3),
+    so two builds of a model were never byte-identical. This pass puts those
+    globals (private, named `__constant_*`) in the order of their first
+    `memref.get_global` in the module (the functions' bodies do not depend
+    on that order), after the other globals, and renames them in that
+    order: the name without its counter, then `_1`, `_2`, ... for the next
+    globals of the same shape. Globals that nothing reads keep their
+    relative order at the end.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 #endif // ONNXC_CODEGEN_PASSES_TD
