@@ -54,12 +54,17 @@ def static_twin(path):
     return twin if os.path.exists(twin) else None
 
 
-def write_inputs(model_path, folder):
-    """Converts data set 0's input_*.pb into the workers' inputs.json."""
-    data = os.path.join(os.path.dirname(model_path), "test_data_set_0")
-    model = onnx.load(model_path, load_external_data=False)
-    inits = {i.name for i in model.graph.initializer}
-    names = [vi.name for vi in model.graph.input if vi.name not in inits]
+def write_inputs(model_path, folder, data=None, names=None):
+    """Converts a data set's input_*.pb (data set 0's by default) into the
+    workers' inputs.json in `folder`, bound to the graph's input names (or
+    `names`); returns its path and {name: shape}."""
+    if data is None:
+        data = os.path.join(os.path.dirname(model_path), "test_data_set_0")
+    if names is None:
+        model = onnx.load(model_path, load_external_data=False)
+        inits = {i.name for i in model.graph.initializer}
+        names = [vi.name for vi in model.graph.input if vi.name not in inits]
+    os.makedirs(folder, exist_ok=True)
     specs = []
     for k, name in enumerate(names):
         tensor = onnx.TensorProto()

@@ -19,6 +19,8 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 WORKER = os.path.join(ROOT, "utils", "bench", "onnxc_worker.py")
+sys.path.insert(0, os.path.join(ROOT, "utils", "bench"))
+import zoo_set  # noqa: E402  (the pb -> inputs.json conversion)
 
 
 def _ask(proc, command):
@@ -33,20 +35,10 @@ def _ask(proc, command):
     return reply
 
 
-def run_set(so, data_dir, work, input_names, read_pb, timeout):
+def run_set(so, data_dir, work, input_names, timeout):
     """The outputs (numpy arrays, in output order) of one data set."""
-    os.makedirs(work, exist_ok=True)
-    specs = []
-    for k, name in enumerate(input_names):
-        array = np.ascontiguousarray(
-            read_pb(os.path.join(data_dir, "input_%d.pb" % k)))
-        path = os.path.join(work, "input_%d.bin" % k)
-        array.tofile(path)
-        specs.append({"name": name, "dtype": array.dtype.name,
-                      "shape": list(array.shape), "file": path})
-    inputs = os.path.join(work, "inputs.json")
-    with open(inputs, "w") as f:
-        json.dump(specs, f)
+    inputs, _ = zoo_set.write_inputs(None, work, data=data_dir,
+                                     names=input_names)
     proc = subprocess.Popen([sys.executable, WORKER, so, inputs],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             text=True)
@@ -75,7 +67,7 @@ def check(so, vdir, nsets, input_names, rtol, atol, read_pb, close_enough,
         d = os.path.join(vdir, "test_data_set_%d" % i)
         try:
             outs = run_set(so, d, os.path.join(vdir, "capi_%d" % i),
-                           input_names, read_pb, timeout)
+                           input_names, timeout)
         except (RuntimeError, OSError, ValueError,
                 subprocess.TimeoutExpired) as e:
             return "c-api-fail", None, "set %d: %s" % (i, str(e)[:300])
