@@ -226,7 +226,14 @@ void mlir::onnxc::buildLinalgToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   if (vectorize)
     pm.addPass(createOutlineParallelLoops());
-  pm.addPass(createSCFToControlFlowPass());
+  {
+    // Without rollback (every SCF pattern applies): the rollback-capable
+    // conversion recorded each block split of a large function (swin_t with
+    // dynamic dims: 6 s of its compile in this pass).
+    SCFToControlFlowPassOptions scfToCF;
+    scfToCF.allowPatternRollback = false;
+    pm.addPass(createSCFToControlFlowPass(scfToCF));
+  }
   addHostLowering(pm, vectorize);
   if (vectorize)
     pm.addPass(createDispatchParallelCalls());
